@@ -1,0 +1,1 @@
+// Placeholder translation unit for modules that have no sources yet (see CMakeLists.txt).

@@ -1,0 +1,155 @@
+// siren's program representation: memory objects made of scalar cells, functions whose
+// bodies are goto-style instruction lists (after CBMC's goto programs), and a Program.
+//
+// The instruction set and its semantics are specified in docs/semantics.md. Nothing here
+// depends on Clang; the front end (frontend/) is the only producer of a Program from C.
+#pragma once
+
+#include "ir/expr.hpp"
+#include "ir/type.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace siren::ir {
+
+using FunctionId = std::uint32_t;
+inline constexpr FunctionId kNoFunction = ~0u;
+inline constexpr LocalId kNoLocal = ~0u;
+
+struct SourceLoc {
+  std::uint32_t file = 0;  // index into Program::files
+  std::uint32_t line = 0;  // 0 = unknown
+  std::uint32_t col = 0;
+  friend bool operator==(const SourceLoc&, const SourceLoc&) = default;
+};
+
+/// What a cell is for. Synchronization cells hold integers with the meaning given in
+/// docs/semantics.md (mutex: 0 free / owner thread id + 1, ...).
+enum class CellKind : std::uint8_t { Data, Mutex, Cond, RwLock, ThreadHandle };
+
+struct Cell {
+  std::string name;  // "g", "a[3]", "s.next", "buf[2].len"
+  Type type;
+  CellKind kind = CellKind::Data;
+  std::uint64_t init = 0;      // initial bits (Data/sync: normalized integer or bool)
+  ObjectId init_obj = 0;       // for pointer cells initialised to an object address
+  bool init_nondet = false;    // no initializer and not zero-initialised (locals, heap)
+};
+
+enum class ObjectKind : std::uint8_t {
+  Null,    // object 0, no cells
+  Global,  // file-scope and static-local variables: shared, zero-initialised in C
+  Local,   // address-taken function locals: one instance per activation (thread model)
+  Heap,    // one malloc/calloc call site
+  Hidden,  // created by the thread model (thread return values, ...)
+};
+
+struct Object {
+  ObjectId id = 0;
+  ObjectKind kind = ObjectKind::Global;
+  std::string name;
+  std::vector<Cell> cells;
+  SourceLoc loc;
+  FunctionId owner = kNoFunction;  // Local: the function whose activation owns it
+};
+
+struct LocalVar {
+  std::string name;
+  Type type;
+};
+
+enum class InstrKind : std::uint8_t {
+  Skip,           // no effect (labels, empty statements, declarations without effect)
+  Assign,         // lhs := a
+  Store,          // *a := b                    (a: Ptr)
+  Havoc,          // lhs := nondet of its type  (__VERIFIER_nondet_*, uninitialised locals)
+  Assume,         // block unless a             (__VERIFIER_assume, assume_abort_if_not)
+  Assert,         // error (of `assert_kind`) unless a
+  Goto,           // if a goto target (a == true for unconditional)
+  Call,           // [lhs :=] callee(args...)  (defined functions; inlined by the thread model)
+  Return,         // return [a]
+  Abort,          // execution of this thread stops for good, not an error (abort, exit)
+  Lock,           // pthread_mutex_lock(a)
+  TryLock,        // lhs := pthread_mutex_trylock(a)   (0 on success, 16 = EBUSY)
+  Unlock,         // pthread_mutex_unlock(a)
+  CondWait,       // pthread_cond_wait(a = cond, b = mutex)
+  CondSignal,     // pthread_cond_signal(a)
+  CondBroadcast,  // pthread_cond_broadcast(a)
+  RdLock,         // pthread_rwlock_rdlock(a)
+  WrLock,         // pthread_rwlock_wrlock(a)
+  RwUnlock,       // pthread_rwlock_unlock(a)
+  ThreadCreate,   // pthread_create(a = handle ptr or null, _, callee, b = arg)
+  ThreadJoin,     // pthread_join(a = handle value, b = retval ptr or null)
+  ThreadExit,     // pthread_exit(a)
+  AtomicBegin,    // __VERIFIER_atomic_begin / entry of a __VERIFIER_atomic_* function
+  AtomicEnd,      // __VERIFIER_atomic_end / exit of a __VERIFIER_atomic_* function
+  Malloc,         // lhs := address of fresh object `obj` (null never returned)
+  Free,           // free(a)
+};
+
+const char* instr_kind_name(InstrKind k);
+
+enum class AssertKind : std::uint8_t {
+  Property,   // assert(), reach_error(), __VERIFIER_error(): a violation is UNSAFE
+  MemSafety,  // invalid pointer use: behaviour undefined, the verdict becomes UNKNOWN
+  Limit,      // a modelling bound was hit (threads, heap instances, recursion): UNKNOWN
+};
+
+struct Instr {
+  InstrKind kind = InstrKind::Skip;
+  SourceLoc loc;
+  std::string text;  // the C statement, for traces and printing ("data += 2")
+  LocalId lhs = kNoLocal;
+  ExprRef a = nullptr;
+  ExprRef b = nullptr;
+  std::vector<ExprRef> args;   // Call arguments
+  FunctionId callee = kNoFunction;  // Call, ThreadCreate
+  std::uint32_t target = 0;    // Goto: index of the target instruction in the same body
+  AssertKind assert_kind = AssertKind::Property;
+  ObjectId obj = 0;            // Malloc: the heap object of this call site
+  std::string message;         // Assert: what fails ("reach_error() called", "assert(x > 0)")
+  std::vector<std::uint32_t> threads;  // ThreadCreate in thread-model code: instance slots
+};
+
+struct Function {
+  FunctionId id = 0;
+  std::string name;
+  std::vector<LocalVar> locals;   // parameters first, then every other local/temporary
+  std::uint32_t num_params = 0;
+  std::optional<Type> return_type;  // nullopt for void
+  std::vector<Instr> body;          // ends with Return; Goto targets index into it
+  bool is_atomic = false;           // name starts with __VERIFIER_atomic_
+  bool has_body = false;            // false: declared only (calls to it are unsupported)
+  SourceLoc loc;
+  std::vector<ObjectId> frame_objects;  // address-taken locals (ObjectKind::Local)
+};
+
+class Program {
+ public:
+  Program();
+  Program(Program&&) noexcept;
+  Program& operator=(Program&&) noexcept;
+  ~Program();
+
+  ExprManager& exprs() { return *exprs_; }
+  const ExprManager& exprs() const { return *exprs_; }
+
+  std::vector<std::string> files;
+  std::vector<Object> objects;  // objects[0] is the null object
+  std::vector<Function> functions;
+  FunctionId entry = kNoFunction;  // main
+
+  ObjectId add_object(Object o);  // assigns o.id
+  FunctionId add_function(Function f);
+  const Function* find_function(const std::string& name) const;
+  std::string where(const SourceLoc& loc) const;  // "file.c:12:3" (file basename kept as given)
+
+ private:
+  std::unique_ptr<ExprManager> exprs_;
+};
+
+}  // namespace siren::ir

@@ -1,0 +1,64 @@
+// The thread model: from an ir::Program to the finite set of thread instances the checkers
+// execute (docs/semantics.md, "Threads"). Calls are inlined, pthread_create call sites get
+// instance slots, condition waits are lowered, and the result is self-contained: it has its
+// own expression manager and its own object table (globals, one copy of every address-taken
+// local per inlined activation, heap sites per instance, hidden objects).
+#pragma once
+
+#include "ir/program.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace siren::ir {
+
+using ThreadId = std::uint32_t;
+
+struct ThreadCode {
+  ThreadId id = 0;
+  std::string name;                 // "main", "thread1#1", "t2#2"
+  FunctionId start = kNoFunction;   // start routine in the source Program (main for 0)
+  std::vector<LocalVar> locals;     // all locals after inlining (names made unique)
+  LocalId param = kNoLocal;         // the start routine's void* parameter (kNoLocal for main)
+  std::vector<Instr> code;          // no Call/Return/CondWait/Skip; Goto targets index into code
+  // The last instruction is always ThreadExit (or Abort for main).
+};
+
+struct ThreadModelOptions {
+  unsigned max_threads = 8;     // --threads: total thread instances including main
+  unsigned max_recursion = 4;   // --recursion: inlining depth of a recursive call chain
+};
+
+class ThreadModel {
+ public:
+  ThreadModel();
+  ThreadModel(ThreadModel&&) noexcept;
+  ThreadModel& operator=(ThreadModel&&) noexcept;
+  ~ThreadModel();
+
+  ExprManager& exprs() { return *exprs_; }
+  const ExprManager& exprs() const { return *exprs_; }
+
+  std::vector<std::string> files;
+  std::vector<Object> objects;      // objects[0] is null
+  std::vector<ThreadCode> threads;  // threads[0] is main
+  /// True when some create site has fewer slots than it could use or recursion was cut:
+  /// the corresponding Assert[Limit] instructions exist in the code.
+  bool limited = false;
+
+  std::string where(const SourceLoc& loc) const;
+
+ private:
+  friend ThreadModel build_thread_model(const Program&, const ThreadModelOptions&);
+  std::unique_ptr<ExprManager> exprs_;
+};
+
+/// Builds the thread model. Never fails on a valid Program (validate() first); modelling
+/// bounds that are hit become Assert[Limit] instructions, reported through `limited`.
+ThreadModel build_thread_model(const Program& program, const ThreadModelOptions& options);
+
+/// Text listing of every thread's code (for `siren cfg --threads` and tests).
+std::string print_thread_model(const ThreadModel& tm);
+
+}  // namespace siren::ir
