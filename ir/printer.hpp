@@ -1,0 +1,22 @@
+// Printing of ir::Program: a readable listing and Graphviz DOT (one cluster per function).
+#pragma once
+
+#include "ir/program.hpp"
+
+#include <string>
+
+namespace siren::ir {
+
+/// Expression with names: locals by their LocalVar name, `&g`, `&a[2]`, `*p`, `a[i]` where the
+/// shape allows it; falls back to to_string()'s form.
+std::string format_expr(const Program& p, const Function& f, ExprRef e);
+/// One instruction, e.g. `12: data := *&data + 1` / `7: if !(t > 0) goto 11`.
+std::string format_instr(const Program& p, const Function& f, const Instr& in);
+/// Objects (with cells and initial values), then every function with numbered instructions
+/// and source locations.
+std::string print_program(const Program& p);
+/// Graphviz DOT: one `subgraph cluster_<fn>` per function, a node per instruction, edges for
+/// fall-through and goto targets (labelled with the condition).
+std::string print_dot(const Program& p);
+
+}  // namespace siren::ir
