@@ -1,0 +1,95 @@
+#!/usr/bin/python3
+"""Bad input and bad flags: each case asserts the exit code and a clear one-line error.
+Usage: cli_test.py SIREN TESTS_DIR"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+siren = sys.argv[1]
+tmp = tempfile.mkdtemp(prefix="siren-cli-")
+
+
+def write(name, data):
+    path = os.path.join(tmp, name)
+    with open(path, "wb") as f:
+        f.write(data if isinstance(data, bytes) else data.encode())
+    return path
+
+
+ok_c = write("ok.c", "#include <pthread.h>\nint x;\nvoid *t(void *a) { x = 1; return 0; }\n"
+             "int main(void) { pthread_t i; pthread_create(&i, 0, t, 0); return 0; }\n")
+spin_c = write("spin.c", "#include <pthread.h>\nint x;\n"
+               "void *t(void *a) { while (1) x = x + 1; return 0; }\n"
+               "void *u(void *a) { while (1) x = x * 3 + 1; return 0; }\n"
+               "int main(void) { pthread_t i, j; pthread_create(&i, 0, t, 0);"
+               " pthread_create(&j, 0, u, 0); while (1) { if (x == 12345) return 1; } }\n")
+empty_c = write("empty.c", "")
+garbage_c = write("garbage.c", bytes(range(256)) * 8)
+syntax_c = write("syntax.c", "int main(void) { int x = ; return 0 }\n")
+missing_c = os.path.join(tmp, "does_not_exist.c")
+
+failures = []
+count = 0
+
+
+def case(name, args, code, stderr_rx=None, max_seconds=None):
+    global count
+    count += 1
+    start = time.monotonic()
+    p = subprocess.run([siren, *args], capture_output=True, text=True, timeout=120)
+    elapsed = time.monotonic() - start
+    problems = []
+    if p.returncode != code:
+        problems.append(f"exit {p.returncode}, expected {code}")
+    if stderr_rx is not None:
+        import re
+        if not re.search(stderr_rx, p.stderr):
+            problems.append(f"stderr does not match /{stderr_rx}/: {p.stderr.strip()[:300]!r}")
+    if "Traceback" in p.stderr or "Assertion" in p.stderr or "Segmentation" in p.stderr:
+        problems.append("crash output on stderr")
+    if max_seconds is not None and elapsed > max_seconds:
+        problems.append(f"took {elapsed:.1f} s, limit {max_seconds} s")
+    status = "FAIL" if problems else "PASS"
+    print(f"{status} {name}: exit {p.returncode} in {elapsed:.1f} s")
+    for pr in problems:
+        print("   ", pr)
+    if problems:
+        failures.append(name)
+    return p
+
+
+# usage errors: exit 1
+case("no subcommand", [], 1)
+case("unknown flag", ["check", ok_c, "--no-such-flag"], 1)
+case("bound 0", ["check", ok_c, "--bound", "0"], 1, r"bound")
+case("negative bound", ["check", ok_c, "--bound", "-3"], 1, r"bound")
+case("non-numeric bound", ["check", ok_c, "--bound", "abc"], 1, r"bound")
+case("threads 0", ["check", ok_c, "--threads", "0"], 1, r"threads")
+case("negative timeout", ["check", ok_c, "--timeout", "-1"], 1, r"timeout")
+case("unknown reduction", ["check", ok_c, "--reduction", "magic"], 1, r"reduction")
+# input errors: exit 6 with a location or the file name
+case("missing file", ["check", missing_c], 6, r"does_not_exist\.c")
+case("empty file", ["check", empty_c], 6, r"empty\.c")
+case("binary garbage", ["check", garbage_c], 6, r"garbage\.c")
+case("syntax error", ["check", syntax_c], 6, r"syntax\.c:1:[0-9]+: ?error")
+case("cfg missing file", ["cfg", missing_c], 6, r"does_not_exist\.c")
+case("cfg syntax error", ["cfg", syntax_c], 6, r"syntax\.c:1:[0-9]+: ?error")
+# a working run
+case("ok program", ["check", ok_c], 0)
+# timeout: UNKNOWN within the limit plus one second (plus process start-up)
+p = case("timeout", ["check", spin_c, "--bound", "100000", "--timeout", "2", "--json"], 5,
+         max_seconds=3.5)
+try:
+    out = json.loads(p.stdout)
+    if out.get("verdict") != "UNKNOWN" or "timeout" not in out.get("reason", "").lower():
+        print(f"FAIL timeout: verdict {out.get('verdict')} reason {out.get('reason')!r}")
+        failures.append("timeout")
+except json.JSONDecodeError:
+    print("FAIL timeout: output is not JSON")
+    failures.append("timeout")
+
+print(f"{count - len(set(failures))} passed, {len(set(failures))} failed")
+sys.exit(1 if failures else 0)

@@ -1,0 +1,113 @@
+#!/usr/bin/python3
+"""End-to-end: `siren check` on the shared SV-COMP unreach-call tasks.
+
+Asserts (1) zero wrong verdicts: a `true` task is never UNSAFE, a `false` task is never SAFE
+or SAFE_UP_TO_BOUND; (2) the number of correct verdicts per category is at least the committed
+count in svcomp_check_expected.json, so it can never silently drop. Every task runs under a
+time limit. Correct means UNSAFE for `false`, SAFE or SAFE_UP_TO_BOUND for `true`.
+
+Usage: svcomp_check.py SIREN SHARED_DIR [--timeout SEC] [--jobs N] [--update]
+  --update  rewrite svcomp_check_expected.json with the counts of this run (only upwards
+            unless --allow-drop).
+"""
+import argparse
+import concurrent.futures
+import csv
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+CATEGORIES = ["pthread", "pthread-atomic", "pthread-ext", "pthread-lit", "pthread-C-DAC",
+              "pthread-complex", "pthread-divine", "pthread-wmm", "pthread-driver-races"]
+HERE = Path(__file__).resolve().parent
+EXPECTED = HERE / "svcomp_check_expected.json"
+
+
+def tasks(shared):
+    index = Path(shared) / "benchmarks" / "svcomp" / "INDEX.tsv"
+    with open(index) as f:
+        for row in csv.DictReader(f, delimiter="\t"):
+            if row["property"] == "unreach-call" and row["category"] in CATEGORIES:
+                path = index.parent / row["category"] / row["input_file"]
+                yield row["category"], row["yml_file"], path, row["expected_verdict"] == "true"
+
+
+def run(siren, path, timeout):
+    start = time.monotonic()
+    try:
+        p = subprocess.run([siren, "check", str(path), "--json", "--timeout", str(timeout)],
+                           capture_output=True, text=True, timeout=timeout + 15)
+    except subprocess.TimeoutExpired:
+        return "HUNG", time.monotonic() - start, "killed after the time limit"
+    elapsed = time.monotonic() - start
+    try:
+        out = json.loads(p.stdout)
+        return out.get("verdict", "?"), elapsed, out.get("reason", "")
+    except json.JSONDecodeError:
+        line = (p.stderr.strip().splitlines() or ["no output"])[0]
+        return f"EXIT{p.returncode}", elapsed, line[:200]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("siren")
+    ap.add_argument("shared")
+    ap.add_argument("--timeout", type=int, default=20)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--update", action="store_true")
+    ap.add_argument("--allow-drop", action="store_true")
+    args = ap.parse_args()
+
+    todo = list(tasks(args.shared))
+    results = {}
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        futs = {pool.submit(run, args.siren, t[2], args.timeout): t for t in todo}
+        for fut in concurrent.futures.as_completed(futs):
+            results[futs[fut]] = fut.result()
+
+    correct, wrong, hung = {}, [], []
+    print(f"{'task':58} {'expected':8} {'verdict':17} {'sec':>6}  reason")
+    for t in sorted(results, key=lambda t: (t[0], t[1])):
+        cat, yml, path, expected_true = t
+        verdict, sec, reason = results[t]
+        ok = (verdict == "UNSAFE") if not expected_true else verdict in ("SAFE", "SAFE_UP_TO_BOUND")
+        bad = (verdict == "UNSAFE") if expected_true else verdict in ("SAFE", "SAFE_UP_TO_BOUND")
+        mark = "ok" if ok else ("WRONG" if bad else "-")
+        correct.setdefault(cat, 0)
+        if ok:
+            correct[cat] += 1
+        if bad:
+            wrong.append(f"{cat}/{yml}")
+        if verdict == "HUNG":
+            hung.append(f"{cat}/{yml}")
+        print(f"{cat + '/' + yml:58} {str(expected_true).lower():8} {verdict:17} {sec:6.1f}  "
+              f"{mark:5} {reason[:70]}")
+
+    expected = json.loads(EXPECTED.read_text()) if EXPECTED.exists() else {}
+    drops = [f"{c}: {correct.get(c, 0)} < {n}" for c, n in expected.items() if correct.get(c, 0) < n]
+    total = sum(correct.values())
+    print(f"\ncorrect {total} of {len(todo)}; wrong {len(wrong)}; hung {len(hung)}")
+    print("per category:", json.dumps(correct, sort_keys=True))
+    if args.update:
+        new = dict(correct) if args.allow_drop else {c: max(correct.get(c, 0), expected.get(c, 0))
+                                                     for c in set(correct) | set(expected)}
+        EXPECTED.write_text(json.dumps(new, indent=2, sort_keys=True) + "\n")
+        print(f"updated {EXPECTED}")
+    failed = 0
+    for w in wrong:
+        print(f"FAIL wrong verdict: {w}")
+        failed += 1
+    for h in hung:
+        print(f"FAIL did not stop within its time limit: {h}")
+        failed += 1
+    for d in drops:
+        print(f"FAIL fewer correct verdicts than committed: {d}")
+        failed += 1
+    print(f"{0 if failed else 1} passed, {1 if failed else 0} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,92 @@
+#!/usr/bin/python3
+"""Runs one folder-per-case regression test (after CBMC's regression/ layout).
+
+A case is a folder with `main.c` and `test.desc`; test.desc lines:
+  args: <extra siren check arguments>
+  verdict: UNSAFE | SAFE | SAFE_UP_TO_BOUND | UNKNOWN
+  match: <regex that must match the --json output>        (repeatable)
+  no-match: <regex that must not match>                     (repeatable)
+  min-bound: N   the violation needs at least N steps: with --bound N-1 the answer must be
+                 SAFE_UP_TO_BOUND
+  timeout: SEC   (default 60) wall-clock limit for each siren run
+Usage: run_test.py SIREN CASE_DIR
+"""
+import json
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+EXIT_CODES = {"SAFE": 0, "SAFE_UP_TO_BOUND": 0, "UNSAFE": 10, "UNKNOWN": 5}
+
+
+def parse_desc(path):
+    desc = {"args": [], "match": [], "no-match": [], "timeout": 60}
+    for line in path.read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        key, _, value = line.partition(":")
+        key, value = key.strip(), value.strip()
+        if key == "args":
+            desc["args"] += shlex.split(value)
+        elif key in ("match", "no-match"):
+            desc[key].append(value)
+        elif key in ("verdict",):
+            desc[key] = value
+        elif key in ("min-bound", "timeout"):
+            desc[key] = int(value)
+        else:
+            raise SystemExit(f"{path}: unknown key '{key}'")
+    if "verdict" not in desc:
+        raise SystemExit(f"{path}: no verdict line")
+    return desc
+
+
+def run(siren, case, args, timeout):
+    cmd = [siren, "check", str(case / "main.c"), "--json", *args]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise SystemExit(f"FAIL: {' '.join(cmd)} did not finish within {timeout} s")
+    try:
+        out = json.loads(p.stdout)
+    except json.JSONDecodeError:
+        raise SystemExit(f"FAIL: {' '.join(cmd)}: exit {p.returncode}, output is not JSON:\n"
+                         f"{p.stdout}\n{p.stderr}")
+    return p, out
+
+
+def main():
+    siren, case = sys.argv[1], Path(sys.argv[2])
+    desc = parse_desc(case / "test.desc")
+    p, out = run(siren, case, desc["args"], desc["timeout"])
+    failures = []
+    if out.get("verdict") != desc["verdict"]:
+        failures.append(f"verdict {out.get('verdict')} ({out.get('reason', '')}), "
+                        f"expected {desc['verdict']}")
+    if p.returncode != EXIT_CODES[desc["verdict"]]:
+        failures.append(f"exit code {p.returncode}, expected {EXIT_CODES[desc['verdict']]}")
+    if desc["verdict"] == "UNSAFE" and not out.get("trace"):
+        failures.append("UNSAFE without a trace")
+    for rx in desc["match"]:
+        if not re.search(rx, p.stdout):
+            failures.append(f"output does not match /{rx}/")
+    for rx in desc["no-match"]:
+        if re.search(rx, p.stdout):
+            failures.append(f"output matches /{rx}/")
+    if "min-bound" in desc:
+        shallow = [a for a in desc["args"]] + ["--bound", str(desc["min-bound"] - 1)]
+        _, out2 = run(siren, case, shallow, desc["timeout"])
+        if out2.get("verdict") != "SAFE_UP_TO_BOUND":
+            failures.append(f"with --bound {desc['min-bound'] - 1}: verdict "
+                            f"{out2.get('verdict')}, expected SAFE_UP_TO_BOUND")
+    if failures:
+        print(f"FAIL {case.name}:\n  " + "\n  ".join(failures))
+        print(p.stdout[:4000])
+        sys.exit(1)
+    print(f"PASS {case.name}: {out['verdict']} (bound {out.get('bound')})")
+
+
+if __name__ == "__main__":
+    main()
