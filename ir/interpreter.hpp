@@ -25,11 +25,13 @@ struct ThreadState {
   bool finished = false;
   std::vector<Value> locals;
   Value retval;
+  friend bool operator==(const ThreadState&, const ThreadState&) = default;
 };
 
 struct State {
   std::vector<std::vector<Value>> memory;  // [object][cell]
   std::vector<bool> live;                  // [object]
+  std::vector<bool> allocated;             // [object] heap: its Malloc has executed (stays true after free)
   std::vector<ThreadState> threads;
   std::uint32_t atomic = 0;                // 0 or owner thread id + 1
   bool terminated = false;
@@ -69,6 +71,10 @@ class Interpreter {
   /// Evaluates an expression of thread `t`'s code in `s` (semantics.md).
   Value eval(const State& s, ThreadId t, ExprRef e) const;
   std::string format_value(const Value& v, Type t) const;
+  /// Converts a value between scalar types with mk_convert's rules (semantics.md).
+  static Value convert(Type from, Type to, const Value& v);
+  /// ValidPtr(p) in `s`.
+  bool valid_ptr(const State& s, const Value& p) const;
 
  private:
   const ThreadModel& tm_;

@@ -3,7 +3,9 @@
 
 #include "ir/program.hpp"
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace siren::ir {
 
@@ -18,5 +20,13 @@ std::string print_program(const Program& p);
 /// Graphviz DOT: one `subgraph cluster_<fn>` per function, a node per instruction, edges for
 /// fall-through and goto targets (labelled with the condition).
 std::string print_dot(const Program& p);
+
+// Context-free variants (also used for thread-model code, whose locals and objects live in
+// the ThreadModel): names come from `objects` and `locals`.
+std::string format_expr(const std::vector<Object>& objects, const std::vector<LocalVar>& locals,
+                        ExprRef e);
+/// `index: instruction`; callees of Call/ThreadCreate are printed as `fn#<id>`.
+std::string format_instr(const std::vector<Object>& objects, const std::vector<LocalVar>& locals,
+                         const Instr& in, std::uint32_t index);
 
 }  // namespace siren::ir

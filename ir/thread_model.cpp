@@ -1,0 +1,468 @@
+// The thread model (docs/semantics.md, "Threads"): inlining, create-site slots, lowering.
+#include "ir/thread_model.hpp"
+
+#include "ir/printer.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <deque>
+#include <sstream>
+#include <unordered_map>
+
+namespace siren::ir {
+
+ThreadModel::ThreadModel() : exprs_(std::make_unique<ExprManager>()) {}
+ThreadModel::ThreadModel(ThreadModel&&) noexcept = default;
+ThreadModel& ThreadModel::operator=(ThreadModel&&) noexcept = default;
+ThreadModel::~ThreadModel() = default;
+
+std::string ThreadModel::where(const SourceLoc& loc) const {
+  std::string file = loc.file < files.size() ? files[loc.file] : std::string("?");
+  return file + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.col);
+}
+
+namespace {
+
+struct Activation {
+  const Function* fn = nullptr;
+  std::vector<LocalId> local_map;
+  std::unordered_map<ObjectId, ObjectId> obj_map;  // frame objects of this activation
+  const Activation* parent = nullptr;
+  std::unordered_map<ExprRef, ExprRef> memo;
+};
+
+struct Shared {
+  const Program& prog;
+  ThreadModel& tm;
+  const ThreadModelOptions& opts;
+  std::vector<ObjectId> global_map;  // program object -> tm object (Null/Global/Hidden)
+  std::unordered_map<FunctionId, unsigned> activations;  // per-function activation counter
+};
+
+class ThreadBuilder {
+ public:
+  ThreadBuilder(Shared& sh, ThreadCode& tc) : sh_(sh), tc_(tc) {}
+
+  void build(FunctionId start, bool is_main) {
+    is_main_ = is_main;
+    stack_.push_back(start);
+    inline_fn(start, nullptr, true, kNoLocal, {});
+    stack_.pop_back();
+    if (tc_.code.empty() ||
+        (tc_.code.back().kind != InstrKind::ThreadExit && tc_.code.back().kind != InstrKind::Abort)) {
+      Instr end;
+      end.kind = is_main ? InstrKind::Abort : InstrKind::ThreadExit;
+      if (!is_main) end.a = tm().exprs().mk_null();
+      tc_.code.push_back(end);
+    }
+  }
+
+  std::vector<std::size_t> create_sites;
+
+ private:
+  ThreadModel& tm() { return sh_.tm; }
+  ExprManager& em() { return sh_.tm.exprs(); }
+
+  ObjectId map_object(const Activation* act, ObjectId o) {
+    for (const Activation* a = act; a; a = a->parent)
+      if (auto it = a->obj_map.find(o); it != a->obj_map.end()) return it->second;
+    if (o < sh_.global_map.size() && sh_.global_map[o] != kNoObject) return sh_.global_map[o];
+    // A Local/Heap object referenced outside of its activation: give it a private copy.
+    return copy_object(o, "?");
+  }
+
+  static constexpr ObjectId kNoObject = ~0u;
+
+  ObjectId copy_object(ObjectId o, const std::string& suffix) {
+    Object copy = sh_.prog.objects[o];
+    copy.name += suffix;
+    copy.id = static_cast<ObjectId>(tm().objects.size());
+    tm().objects.push_back(std::move(copy));
+    return tm().objects.back().id;
+  }
+
+  ExprRef tr(Activation& act, ExprRef e) {
+    if (!e) return nullptr;
+    if (auto it = act.memo.find(e); it != act.memo.end()) return it->second;
+    ExprRef r = nullptr;
+    switch (e->op) {
+      case Op::Const: r = em().mk_const(e->type, e->value); break;
+      case Op::Local:
+        r = em().mk_local(e->type, e->value < act.local_map.size() ? act.local_map[e->value] : kNoLocal);
+        break;
+      case Op::ObjAddr: r = em().mk_obj_addr(map_object(&act, e->obj), e->offset()); break;
+      default: {
+        std::vector<ExprRef> kids;
+        kids.reserve(e->kids.size());
+        for (ExprRef k : e->kids) kids.push_back(tr(act, k));
+        switch (e->op) {
+          case Op::Neg: case Op::BitNot: case Op::LNot: case Op::ValidPtr: case Op::IntToBool:
+            r = em().mk_unary(e->op, kids[0]);
+            break;
+          case Op::ZExt: case Op::SExt: case Op::Trunc: case Op::PtrToInt: case Op::IntToPtr:
+            r = em().mk_cast(e->op, e->type, kids[0]);
+            break;
+          case Op::Load: r = em().mk_load(e->type, kids[0]); break;
+          case Op::Ite: r = em().mk_ite(kids[0], kids[1], kids[2]); break;
+          case Op::PtrDiff: r = em().mk_ptr_diff(e->type, kids[0], kids[1]); break;
+          default: r = em().mk_binary(e->op, kids[0], kids[1]); break;
+        }
+      }
+    }
+    act.memo.emplace(e, r);
+    return r;
+  }
+
+  void emit(Instr in) { tc_.code.push_back(std::move(in)); }
+
+  Instr base(const Instr& src) {
+    Instr in;
+    in.loc = src.loc;
+    in.text = src.text;
+    return in;
+  }
+
+  void inline_fn(FunctionId fid, const Activation* parent, bool top, LocalId ret_lhs,
+                 const std::vector<ExprRef>& args) {
+    const Function& fn = sh_.prog.functions[fid];
+    const unsigned k = ++sh_.activations[fid];
+    const std::string sfx = "#" + std::to_string(k);
+    Activation act;
+    act.fn = &fn;
+    act.parent = parent;
+    for (const LocalVar& lv : fn.locals) {
+      act.local_map.push_back(static_cast<LocalId>(tc_.locals.size()));
+      tc_.locals.push_back({fn.name + "::" + lv.name + sfx, lv.type});
+    }
+    for (ObjectId o : fn.frame_objects) act.obj_map[o] = copy_object(o, sfx);
+    if (top && !is_main_ && fn.num_params > 0) tc_.param = act.local_map[0];
+    if (!top) {
+      for (std::size_t i = 0; i < args.size() && i < fn.num_params; ++i) {
+        Instr in;
+        in.kind = InstrKind::Assign;
+        in.loc = fn.loc;
+        in.text = fn.name + ": parameter " + fn.locals[i].name;
+        in.lhs = act.local_map[i];
+        in.a = args[i]->type == fn.locals[i].type ? args[i] : em().mk_convert(fn.locals[i].type, args[i]);
+        emit(std::move(in));
+      }
+    }
+    std::vector<std::uint32_t> index_map(fn.body.size() + 1, 0);
+    std::vector<std::pair<std::size_t, std::uint32_t>> goto_fixups;
+    std::vector<std::size_t> return_gotos;
+    auto lhs_of = [&](LocalId l) { return l == kNoLocal || l >= act.local_map.size() ? kNoLocal : act.local_map[l]; };
+
+    for (std::size_t i = 0; i < fn.body.size(); ++i) {
+      const Instr& src = fn.body[i];
+      index_map[i] = static_cast<std::uint32_t>(tc_.code.size());
+      switch (src.kind) {
+        case InstrKind::Skip: break;
+        case InstrKind::Goto: {
+          Instr in = base(src);
+          in.kind = InstrKind::Goto;
+          in.a = src.a ? tr(act, src.a) : em().mk_true();
+          goto_fixups.push_back({tc_.code.size(), src.target});
+          emit(std::move(in));
+          break;
+        }
+        case InstrKind::Call: {
+          const Function* callee = src.callee < sh_.prog.functions.size() ? &sh_.prog.functions[src.callee] : nullptr;
+          if (!callee || !callee->has_body) {
+            Instr in = base(src);
+            in.kind = InstrKind::Assert;
+            in.assert_kind = AssertKind::Limit;
+            in.a = em().mk_false();
+            in.message = "call to a function without body" + (callee ? ": " + callee->name : std::string());
+            tm().limited = true;
+            emit(std::move(in));
+            break;
+          }
+          const auto depth = std::count(stack_.begin(), stack_.end(), src.callee);
+          if (depth > static_cast<long>(sh_.opts.max_recursion)) {
+            Instr in = base(src);
+            in.kind = InstrKind::Assert;
+            in.assert_kind = AssertKind::Limit;
+            in.a = em().mk_false();
+            in.message = "recursion bound " + std::to_string(sh_.opts.max_recursion) +
+                         " exceeded in call to " + callee->name;
+            tm().limited = true;
+            emit(std::move(in));
+            break;
+          }
+          std::vector<ExprRef> targs;
+          for (ExprRef a : src.args) targs.push_back(tr(act, a));
+          const bool wrap = callee->is_atomic && !in_atomic_;
+          if (wrap) {
+            Instr in = base(src);
+            in.kind = InstrKind::AtomicBegin;
+            emit(std::move(in));
+            in_atomic_ = true;
+          }
+          stack_.push_back(src.callee);
+          inline_fn(src.callee, &act, false, lhs_of(src.lhs), targs);
+          stack_.pop_back();
+          if (wrap) {
+            in_atomic_ = false;
+            Instr in = base(src);
+            in.kind = InstrKind::AtomicEnd;
+            emit(std::move(in));
+          }
+          break;
+        }
+        case InstrKind::Return: {
+          if (top) {
+            Instr in = base(src);
+            if (is_main_) {
+              in.kind = InstrKind::Abort;
+            } else {
+              in.kind = InstrKind::ThreadExit;
+              ExprRef v = src.a ? tr(act, src.a) : em().mk_null();
+              in.a = v->type.is_ptr() ? v : em().mk_convert(Type::pointer(), v);
+            }
+            emit(std::move(in));
+          } else {
+            if (src.a && ret_lhs != kNoLocal) {
+              Instr in = base(src);
+              in.kind = InstrKind::Assign;
+              in.lhs = ret_lhs;
+              ExprRef v = tr(act, src.a);
+              const Type lt = tc_.locals[ret_lhs].type;
+              in.a = v->type == lt ? v : em().mk_convert(lt, v);
+              emit(std::move(in));
+            }
+            if (i + 1 != fn.body.size()) {
+              Instr in = base(src);
+              in.kind = InstrKind::Goto;
+              in.a = em().mk_true();
+              return_gotos.push_back(tc_.code.size());
+              emit(std::move(in));
+            }
+          }
+          break;
+        }
+        case InstrKind::CondWait: {
+          Instr un = base(src);
+          un.kind = InstrKind::Unlock;
+          un.a = tr(act, src.b);
+          Instr lk = un;
+          lk.kind = InstrKind::Lock;
+          emit(std::move(un));
+          emit(std::move(lk));
+          break;
+        }
+        case InstrKind::Malloc: {
+          Instr in = src;
+          in.lhs = lhs_of(src.lhs);
+          in.obj = copy_object(src.obj, "@" + tc_.name + sfx);
+          emit(std::move(in));
+          break;
+        }
+        case InstrKind::ThreadCreate: {
+          Instr in = src;
+          in.a = tr(act, src.a);
+          in.b = tr(act, src.b);
+          in.lhs = kNoLocal;  // set by the slot pass
+          in.threads.clear();
+          create_sites.push_back(tc_.code.size());
+          emit(std::move(in));
+          break;
+        }
+        default: {
+          Instr in = src;
+          in.lhs = lhs_of(src.lhs);
+          in.a = tr(act, src.a);
+          in.b = tr(act, src.b);
+          for (auto& a : in.args) a = tr(act, a);
+          emit(std::move(in));
+          break;
+        }
+      }
+    }
+    index_map[fn.body.size()] = static_cast<std::uint32_t>(tc_.code.size());
+    for (auto [at, target] : goto_fixups)
+      tc_.code[at].target = index_map[std::min<std::size_t>(target, fn.body.size())];
+    for (std::size_t at : return_gotos) tc_.code[at].target = static_cast<std::uint32_t>(tc_.code.size());
+  }
+
+  Shared& sh_;
+  ThreadCode& tc_;
+  bool is_main_ = false;
+  bool in_atomic_ = false;
+  std::vector<FunctionId> stack_;
+};
+
+std::vector<std::vector<std::uint32_t>> successors(const std::vector<Instr>& code) {
+  std::vector<std::vector<std::uint32_t>> succ(code.size());
+  for (std::uint32_t i = 0; i < code.size(); ++i) {
+    const Instr& in = code[i];
+    switch (in.kind) {
+      case InstrKind::Abort:
+      case InstrKind::ThreadExit: break;
+      case InstrKind::Goto:
+        succ[i].push_back(in.target);
+        if (!(in.a && in.a->is_const() && in.a->value)) succ[i].push_back(i + 1);
+        break;
+      case InstrKind::Assert:
+        if (!(in.a && in.a->is_const() && !in.a->value)) succ[i].push_back(i + 1);
+        break;
+      default: succ[i].push_back(i + 1); break;
+    }
+    std::erase_if(succ[i], [&](std::uint32_t s) { return s >= code.size(); });
+  }
+  return succ;
+}
+
+bool on_cycle(const std::vector<std::vector<std::uint32_t>>& succ, std::uint32_t site) {
+  std::vector<char> seen(succ.size(), 0);
+  std::vector<std::uint32_t> work(succ[site].begin(), succ[site].end());
+  while (!work.empty()) {
+    auto n = work.back();
+    work.pop_back();
+    if (n == site) return true;
+    if (seen[n]) continue;
+    seen[n] = 1;
+    for (auto s : succ[n]) work.push_back(s);
+  }
+  return false;
+}
+
+}  // namespace
+
+ThreadModel build_thread_model(const Program& program, const ThreadModelOptions& options) {
+  ThreadModel tm;
+  tm.files = program.files;
+  Shared sh{program, tm, options, {}, {}};
+  sh.global_map.assign(program.objects.size(), ~0u);
+  for (const Object& o : program.objects) {
+    if (o.id == 0) {
+      tm.objects.push_back(o);
+      sh.global_map[0] = 0;
+      continue;
+    }
+    if (o.kind == ObjectKind::Global || o.kind == ObjectKind::Hidden) {
+      Object c = o;
+      c.id = static_cast<ObjectId>(tm.objects.size());
+      sh.global_map[o.id] = c.id;
+      tm.objects.push_back(std::move(c));
+    }
+  }
+  if (program.entry == kNoFunction) return tm;
+
+  const unsigned max_threads = std::max(1u, options.max_threads);
+  unsigned remaining = max_threads - 1;
+  tm.threads.push_back({});
+  tm.threads[0].id = 0;
+  tm.threads[0].name = "main";
+  tm.threads[0].start = program.entry;
+  std::deque<ThreadId> queue{0};
+  while (!queue.empty()) {
+    const ThreadId tid = queue.front();
+    queue.pop_front();
+    ThreadCode tc = std::move(tm.threads[tid]);
+    ThreadBuilder b(sh, tc);
+    b.build(tc.start, tid == 0);
+
+    // Slots for the create sites of this thread (code order): one per site first, then the
+    // remaining budget round-robin over the sites on a CFG cycle.
+    const auto succ = successors(tc.code);
+    const std::size_t nsites = b.create_sites.size();
+    std::vector<unsigned> slots(nsites, 0);
+    std::vector<bool> cyclic(nsites, false);
+    for (std::size_t i = 0; i < nsites; ++i) {
+      cyclic[i] = on_cycle(succ, static_cast<std::uint32_t>(b.create_sites[i]));
+      if (remaining > 0) {
+        slots[i] = 1;
+        --remaining;
+      }
+    }
+    bool any_cyclic = std::find(cyclic.begin(), cyclic.end(), true) != cyclic.end();
+    while (any_cyclic && remaining > 0) {
+      for (std::size_t i = 0; i < nsites && remaining > 0; ++i)
+        if (cyclic[i]) {
+          ++slots[i];
+          --remaining;
+        }
+    }
+    // Rewrite: counters initialised first, Limit asserts before create sites that can run out.
+    std::vector<Instr> out;
+    std::vector<std::uint32_t> newpos(tc.code.size() + 1, 0);
+    std::unordered_map<std::size_t, std::size_t> site_index;
+    for (std::size_t i = 0; i < nsites; ++i) {
+      site_index[b.create_sites[i]] = i;
+      const LocalId counter = static_cast<LocalId>(tc.locals.size());
+      tc.locals.push_back({"create#" + std::to_string(i + 1), Type::integer(32, false)});
+      Instr init;
+      init.kind = InstrKind::Assign;
+      init.loc = tc.code.empty() ? SourceLoc{} : tc.code[0].loc;
+      init.text = "create site counter";
+      init.lhs = counter;
+      init.a = tm.exprs().mk_int(Type::integer(32, false), 0);
+      out.push_back(std::move(init));
+      Instr& site = tc.code[b.create_sites[i]];
+      site.lhs = counter;
+      for (unsigned s = 0; s < slots[i]; ++s) {
+        const ThreadId nt = static_cast<ThreadId>(tm.threads.size());
+        ThreadCode child;
+        child.id = nt;
+        child.start = site.callee;
+        child.name = (site.callee < program.functions.size() ? program.functions[site.callee].name
+                                                              : std::string("thread")) +
+                     "#" + std::to_string(nt);
+        site.threads.push_back(nt);
+        tm.threads.push_back(std::move(child));
+        queue.push_back(nt);
+      }
+    }
+    for (std::size_t i = 0; i < tc.code.size(); ++i) {
+      newpos[i] = static_cast<std::uint32_t>(out.size());
+      if (auto it = site_index.find(i); it != site_index.end()) {
+        const std::size_t si = it->second;
+        if (cyclic[si] || slots[si] == 0) {
+          const Instr& site = tc.code[i];
+          Instr as;
+          as.kind = InstrKind::Assert;
+          as.assert_kind = AssertKind::Limit;
+          as.loc = site.loc;
+          as.text = site.text;
+          const Type u32 = Type::integer(32, false);
+          as.a = tm.exprs().mk_binary(Op::Ult, tm.exprs().mk_local(u32, site.lhs),
+                                      tm.exprs().mk_int(u32, slots[si]));
+          as.message = "threads: pthread_create site executed more than " +
+                       std::to_string(slots[si]) + " time(s) (--threads " +
+                       std::to_string(max_threads) + ")";
+          out.push_back(std::move(as));
+          tm.limited = true;
+        }
+      }
+      out.push_back(tc.code[i]);
+    }
+    newpos[tc.code.size()] = static_cast<std::uint32_t>(out.size());
+    for (Instr& in : out)
+      if (in.kind == InstrKind::Goto) in.target = newpos[std::min<std::size_t>(in.target, tc.code.size())];
+    tc.code = std::move(out);
+    tm.threads[tid] = std::move(tc);
+  }
+  return tm;
+}
+
+std::string print_thread_model(const ThreadModel& tm) {
+  std::ostringstream os;
+  os << "objects:\n";
+  for (const Object& o : tm.objects) {
+    if (o.id == 0) continue;
+    os << "  @" << o.id << ' ' << o.name << " (" << o.cells.size() << " cell"
+       << (o.cells.size() == 1 ? "" : "s") << ")\n";
+  }
+  if (tm.limited) os << "limited: yes\n";
+  for (const ThreadCode& tc : tm.threads) {
+    os << "thread " << tc.id << ' ' << tc.name << ":\n";
+    for (std::size_t i = 0; i < tc.code.size(); ++i) {
+      os << "  " << format_instr(tm.objects, tc.locals, tc.code[i], static_cast<std::uint32_t>(i));
+      if (tc.code[i].loc.line) os << "    ; " << tm.where(tc.code[i].loc);
+      os << '\n';
+    }
+  }
+  return os.str();
+}
+
+}  // namespace siren::ir
