@@ -9,6 +9,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import sys
 import time
 
@@ -177,10 +178,19 @@ def main(argv=None):
              f"{row['outcome']} ({what}, expected {row['expected'] or '?'}) "
              f"{row['seconds']} s")
 
+    def interrupted(signum, frame):
+        raise KeyboardInterrupt(f"signal {signum}")
+    # Ctrl-C and kill both stop the queued runs and kill the running ones (runner.run_all).
+    signal.signal(signal.SIGINT, interrupted)
+    signal.signal(signal.SIGTERM, interrupted)
+
     start = time.monotonic()
     try:
         rows, skipped = runner.run_all(tasks, configs, siren, commands, args.timeout,
                                        args.slack, args.memory, args.jobs, out_dir, on_row)
+    except KeyboardInterrupt:
+        _log(f"interrupted; finished runs are in {partial.name}")
+        return 130
     finally:
         partial.close()
     os.remove(partial.name)

@@ -57,12 +57,33 @@ def _kill_group(pgid):
         pass
 
 
+# Process groups of the runs under way, so an interrupted runner can kill them.
+_running = set()
+_running_lock = threading.Lock()
+
+
+def kill_running():
+    with _running_lock:
+        for pgid in list(_running):
+            _kill_group(pgid)
+
+
 def execute(cmd, cwd, timeout, slack, memory_mb, stdout_path, stderr_path):
     """Run `cmd`; returns dict(exit_code, timed_out, seconds, cpu_seconds, peak_mb)."""
     start = time.monotonic()
     with open(stdout_path, "wb") as out, open(stderr_path, "wb") as err:
         proc = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
                                 start_new_session=True, preexec_fn=_limits(memory_mb))
+    with _running_lock:
+        _running.add(proc.pid)
+    try:
+        return _wait(proc, start, timeout, slack)
+    finally:
+        with _running_lock:
+            _running.discard(proc.pid)
+
+
+def _wait(proc, start, timeout, slack):
     deadline = start + timeout + slack
     timed_out = False
     while True:
@@ -174,7 +195,8 @@ def run_all(tasks, configs, siren, commands, timeout, slack, memory_mb, jobs, ou
         return result_row(task, name, cmd, run, _read_text(stem + ".out", 1 << 24),
                           _read_text(stem + ".err"))
 
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+    try:
         futures = [pool.submit(one, item) for item in work]
         for fut in as_completed(futures):
             row = fut.result()
@@ -182,6 +204,11 @@ def run_all(tasks, configs, siren, commands, timeout, slack, memory_mb, jobs, ou
                 rows.append(row)
                 if on_row:
                     on_row(row, len(rows), len(work))
+    except BaseException:          # Ctrl-C or a bug: stop queued runs, kill the running ones
+        pool.shutdown(wait=False, cancel_futures=True)
+        kill_running()
+        raise
+    pool.shutdown()
     order = {name: i for i, (name, _) in enumerate(configs)}
     rows.sort(key=lambda r: (r["task"], r["property"], order[r["config"]]))
     return rows, skipped
