@@ -28,6 +28,7 @@ class CallbackTerminator : public CaDiCaL::Terminator {
 class CadicalBackend final : public SatBackend {
  public:
   CadicalBackend() : solver_(std::make_unique<CaDiCaL::Solver>()) {
+    solver_->set("quiet", 1);
     solver_->connect_terminator(&terminator_);
   }
   ~CadicalBackend() override { solver_->disconnect_terminator(); }
