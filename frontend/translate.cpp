@@ -1,0 +1,1851 @@
+// The C front end: parses one C file with Clang 16 (LibTooling, gnu11) and translates the
+// functions reachable from `main` into siren's goto-style IR (docs/semantics.md).
+//
+// Shape of the translation (after CBMC's goto_convert):
+//  * memory: globals, static locals, address-taken / aggregate locals and malloc sites are
+//    ir::Objects of flattened scalar cells (layout.*); other locals are LocalVars;
+//  * every memory read is materialised into a temporary (`t := *p`, one access per
+//    instruction, the granularity rule of semantics.md) and preceded by a MemSafety assert
+//    unless its address is a constant in-range ObjAddr; a peephole pass afterwards folds a
+//    single-use load temporary back into a following local-only instruction;
+//  * conditions are translated as jumping code, so `&&`, `||`, `!` and `?:` keep C's
+//    short-circuit order; value uses of them with memory accesses become branches too;
+//  * library calls (pthread, __VERIFIER_*, malloc, assert, ...) map to dedicated
+//    instructions (calls.* in this file).
+// Unsupported constructs throw `Unsupported` (caught per function) and become diagnostics
+// `file:line:col: unsupported: <what>`.
+#include "frontend/frontend.hpp"
+
+#include <clang/AST/APValue.h>
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/RecordLayout.h>
+#include <clang/AST/Stmt.h>
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Frontend/ASTUnit.h>
+#include <clang/Lex/Lexer.h>
+#include <clang/Tooling/Tooling.h>
+
+#include <algorithm>
+#include <deque>
+#include <filesystem>
+#include <functional>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <unordered_map>
+
+namespace siren::frontend {
+namespace {
+
+using namespace clang;
+using ir::CellKind;
+using ir::ExprRef;
+using ir::InstrKind;
+using ir::LocalId;
+using ir::ObjectId;
+using ir::Op;
+using ir::Type;
+
+// ---------------------------------------------------------------------------------------
+// Errors and Clang diagnostics
+
+struct Unsupported {
+  SourceLocation loc;
+  std::string what;
+};
+
+[[noreturn]] void unsupported(SourceLocation loc, std::string what) {
+  throw Unsupported{loc, std::move(what)};
+}
+
+class CollectingConsumer : public DiagnosticConsumer {
+ public:
+  std::vector<Diagnostic> errors;
+  void HandleDiagnostic(DiagnosticsEngine::Level level, const clang::Diagnostic& info) override {
+    DiagnosticConsumer::HandleDiagnostic(level, info);
+    if (level < DiagnosticsEngine::Error) return;
+    Diagnostic d;
+    llvm::SmallString<128> msg;
+    info.FormatDiagnostic(msg);
+    d.message = std::string("error: ") + msg.c_str();
+    if (info.getLocation().isValid() && info.hasSourceManager()) {
+      const SourceManager& sm = info.getSourceManager();
+      PresumedLoc p = sm.getPresumedLoc(sm.getExpansionLoc(info.getLocation()));
+      if (p.isValid()) {
+        d.file = p.getFilename();
+        d.line = p.getLine();
+        d.col = p.getColumn();
+      }
+    }
+    if (errors.size() < 20) errors.push_back(std::move(d));
+  }
+};
+
+// ---------------------------------------------------------------------------------------
+// Synchronisation typedefs (glibc defines the pthread types as unions: recognise the names)
+
+enum class Sync { None, Mutex, Cond, RwLock, Thread, Opaque };
+
+Sync sync_kind(const ASTContext& ctx, QualType t) {
+  for (int guard = 0; guard < 64; ++guard) {
+    const clang::Type* ty = t.getTypePtr();
+    if (const auto* td = dyn_cast<TypedefType>(ty)) {
+      const std::string n = td->getDecl()->getName().str();
+      if (n == "pthread_mutex_t") return Sync::Mutex;
+      if (n == "pthread_cond_t") return Sync::Cond;
+      if (n == "pthread_rwlock_t") return Sync::RwLock;
+      if (n == "pthread_t") return Sync::Thread;
+      if (n == "pthread_attr_t" || n == "pthread_mutexattr_t" || n == "pthread_condattr_t" ||
+          n == "pthread_rwlockattr_t")
+        return Sync::Opaque;
+    }
+    QualType next = t.getSingleStepDesugaredType(ctx);
+    if (next == t) return Sync::None;
+    t = next;
+  }
+  return Sync::None;
+}
+
+CellKind cell_kind(Sync s) {
+  switch (s) {
+    case Sync::Mutex: return CellKind::Mutex;
+    case Sync::Cond: return CellKind::Cond;
+    case Sync::RwLock: return CellKind::RwLock;
+    case Sync::Thread: return CellKind::ThreadHandle;
+    default: return CellKind::Data;
+  }
+}
+
+struct CellSpec {
+  std::string name;
+  Type type;
+  CellKind kind = CellKind::Data;
+};
+
+// ---------------------------------------------------------------------------------------
+// The translator
+
+std::string collapse(std::string s) {
+  std::string out;
+  bool space = false;
+  for (char c : s) {
+    if (c == '\n' || c == '\t' || c == '\r' || c == ' ') {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    out += c;
+  }
+  if (out.size() > 80) out = out.substr(0, 77) + "...";
+  return out;
+}
+
+class Translator {
+ public:
+  Translator(ASTContext& ctx, const std::string& path) : ctx_(ctx), sm_(ctx.getSourceManager()) {
+    prog_.files.push_back(path);
+    main_file_ = sm_.getMainFileID();
+  }
+
+  FrontendResult run();
+
+ private:
+  // ---- per-function state
+  struct LV {
+    bool is_local = false;
+    LocalId local = ir::kNoLocal;
+    ExprRef addr = nullptr;  // load-free pointer (memory lvalues)
+    QualType type;
+  };
+  struct FnState {
+    ir::Function* fn = nullptr;
+    const FunctionDecl* decl = nullptr;
+    std::unordered_map<const VarDecl*, LocalId> locals;
+    std::set<const VarDecl*> addr_taken;
+    std::vector<std::int64_t> label_pos;             // label id -> instruction index
+    std::vector<std::pair<std::size_t, int>> fixups;  // goto instr -> label id
+    std::map<const LabelDecl*, int> user_labels;
+    std::vector<int> break_stack, continue_stack;
+    std::map<const SwitchCase*, int> case_labels;
+    std::set<std::size_t> targets;
+    std::map<std::string, int> name_count;
+    unsigned tmp_count = 0;
+  };
+
+  ASTContext& ctx_;
+  SourceManager& sm_;
+  FileID main_file_;
+  ir::Program prog_;
+  std::vector<Diagnostic> diags_;
+  std::unordered_map<const FunctionDecl*, ir::FunctionId> fn_ids_;
+  std::deque<const FunctionDecl*> worklist_;
+  std::unordered_map<const VarDecl*, ObjectId> objects_;
+  std::map<FileID, std::uint32_t> file_index_;
+  FnState* st_ = nullptr;
+  ir::SourceLoc cur_loc_;
+  std::string cur_text_;
+
+  ir::ExprManager& em() { return prog_.exprs(); }
+
+  // ---- locations ------------------------------------------------------------------------
+  Diagnostic diag_at(SourceLocation loc, std::string msg) {
+    Diagnostic d;
+    d.message = std::move(msg);
+    if (loc.isValid()) {
+      PresumedLoc p = sm_.getPresumedLoc(sm_.getExpansionLoc(loc));
+      if (p.isValid()) {
+        d.file = p.getFilename();
+        d.line = p.getLine();
+        d.col = p.getColumn();
+      }
+    }
+    if (d.file.empty()) d.file = prog_.files[0];
+    return d;
+  }
+
+  ir::SourceLoc ir_loc(SourceLocation loc) {
+    ir::SourceLoc l;
+    if (loc.isInvalid()) return l;
+    SourceLocation e = sm_.getExpansionLoc(loc);
+    FileID fid = sm_.getFileID(e);
+    auto it = file_index_.find(fid);
+    if (it == file_index_.end()) {
+      std::uint32_t idx = 0;
+      if (fid != main_file_) {
+        PresumedLoc p = sm_.getPresumedLoc(e);
+        idx = static_cast<std::uint32_t>(prog_.files.size());
+        prog_.files.push_back(p.isValid() ? p.getFilename() : "?");
+      }
+      it = file_index_.emplace(fid, idx).first;
+    }
+    l.file = it->second;
+    l.line = sm_.getExpansionLineNumber(e);
+    l.col = sm_.getExpansionColumnNumber(e);
+    return l;
+  }
+
+  std::string source_text(SourceRange r) {
+    CharSourceRange cr = sm_.getExpansionRange(r);
+    bool invalid = false;
+    StringRef s = Lexer::getSourceText(cr, sm_, ctx_.getLangOpts(), &invalid);
+    if (invalid) return "";
+    return collapse(s.str());
+  }
+
+  struct StmtScope {
+    Translator& t;
+    ir::SourceLoc loc;
+    std::string text;
+    StmtScope(Translator& tr, const Stmt* s) : t(tr), loc(tr.cur_loc_), text(tr.cur_text_) {
+      t.cur_loc_ = t.ir_loc(s->getBeginLoc());
+      t.cur_text_ = t.source_text(s->getSourceRange());
+    }
+    ~StmtScope() {
+      t.cur_loc_ = loc;
+      t.cur_text_ = text;
+    }
+  };
+
+  // ---- types and layout -----------------------------------------------------------------
+  Type scalar_type(QualType t, SourceLocation loc) {
+    Sync s = sync_kind(ctx_, t);
+    if (s == Sync::Thread) return Type::integer(64, false);
+    if (s != Sync::None) return Type::integer(32, true);
+    QualType c = t.getCanonicalType();
+    if (c->isBooleanType()) return Type::boolean();
+    if (c->isPointerType()) return Type::pointer();
+    if (const auto* et = c->getAs<EnumType>()) {
+      if (!et->getDecl()->isComplete()) return Type::integer(32, true);
+      c = et->getDecl()->getIntegerType().getCanonicalType();
+    }
+    if (c->isIntegerType()) {
+      unsigned w = static_cast<unsigned>(ctx_.getTypeSize(c));
+      if (w > 64) unsupported(loc, "integer type wider than 64 bits '" + t.getAsString() + "'");
+      return Type::integer(w, c->isSignedIntegerOrEnumerationType());
+    }
+    if (c->isRealFloatingType() || c->isComplexType())
+      unsupported(loc, "floating-point type '" + t.getAsString() + "'");
+    if (c->isFunctionType()) unsupported(loc, "function pointer");
+    unsupported(loc, "non-scalar value of type '" + t.getAsString() + "'");
+  }
+
+  bool is_aggregate(QualType t) {
+    if (sync_kind(ctx_, t) != Sync::None) return false;
+    QualType c = t.getCanonicalType();
+    return c->isArrayType() || c->isRecordType();
+  }
+
+  std::uint64_t cells_of(QualType t, SourceLocation loc) {
+    if (sync_kind(ctx_, t) != Sync::None) return 1;
+    QualType c = t.getCanonicalType();
+    if (c->isVoidType()) return 1;
+    if (const auto* at = dyn_cast<ConstantArrayType>(c.getTypePtr()))
+      return at->getSize().getZExtValue() * cells_of(at->getElementType(), loc);
+    if (isa<VariableArrayType>(c.getTypePtr())) unsupported(loc, "variable-length array");
+    if (c->isArrayType()) unsupported(loc, "array of unknown size");
+    if (const auto* rt = c->getAs<RecordType>()) {
+      const RecordDecl* rd = rt->getDecl()->getDefinition();
+      if (!rd) unsupported(loc, "incomplete struct type '" + t.getAsString() + "'");
+      if (rd->isUnion()) unsupported(loc, "union type '" + t.getAsString() + "'");
+      std::uint64_t n = 0;
+      for (const FieldDecl* f : rd->fields()) {
+        if (f->isBitField()) unsupported(f->getLocation(), "bit-field '" + f->getNameAsString() + "'");
+        n += cells_of(f->getType(), loc);
+      }
+      return n;
+    }
+    scalar_type(t, loc);
+    return 1;
+  }
+
+  std::uint64_t field_offset(const FieldDecl* fd, SourceLocation loc) {
+    std::uint64_t n = 0;
+    for (const FieldDecl* f : fd->getParent()->fields()) {
+      if (f == fd) return n;
+      n += cells_of(f->getType(), loc);
+    }
+    return n;
+  }
+
+  void flatten(QualType t, const std::string& name, SourceLocation loc, std::vector<CellSpec>& out) {
+    Sync s = sync_kind(ctx_, t);
+    if (s != Sync::None) {
+      out.push_back({name, scalar_type(t, loc), cell_kind(s)});
+      return;
+    }
+    QualType c = t.getCanonicalType();
+    if (const auto* at = dyn_cast<ConstantArrayType>(c.getTypePtr())) {
+      // keep the element's sugar (pthread_t arrays)
+      QualType elem = at->getElementType();
+      if (const auto* sat = dyn_cast<ConstantArrayType>(t.getDesugaredType(ctx_).getTypePtr()))
+        elem = sat->getElementType();
+      if (const auto* sat2 = ctx_.getAsConstantArrayType(t)) elem = sat2->getElementType();
+      std::uint64_t n = at->getSize().getZExtValue();
+      if (n * cells_of(elem, loc) > 100000) unsupported(loc, "array with more than 100000 cells");
+      for (std::uint64_t i = 0; i < n; ++i) flatten(elem, name + "[" + std::to_string(i) + "]", loc, out);
+      return;
+    }
+    if (c->isArrayType() || c->isRecordType()) {
+      cells_of(t, loc);  // reports VLA/union/incomplete
+      const RecordDecl* rd = c->getAs<RecordType>()->getDecl()->getDefinition();
+      for (const FieldDecl* f : rd->fields())
+        flatten(f->getType(), name + "." + f->getNameAsString(), loc, out);
+      return;
+    }
+    if (c->isVoidType()) {
+      out.push_back({name, Type::integer(8, false), CellKind::Data});
+      return;
+    }
+    out.push_back({name, scalar_type(t, loc), CellKind::Data});
+  }
+
+  QualType array_elem(QualType t) {
+    if (const auto* at = ctx_.getAsArrayType(t)) return at->getElementType();
+    return t;
+  }
+
+  // byte offset (from a constant evaluation) -> cell offset
+  std::optional<std::uint64_t> byte_to_cell(QualType t, std::uint64_t bytes, SourceLocation loc) {
+    if (bytes == 0) return 0;
+    QualType c = t.getCanonicalType();
+    std::uint64_t size = ctx_.getTypeSizeInChars(c).getQuantity();
+    if (bytes == size) return cells_of(t, loc);
+    if (const auto* at = ctx_.getAsConstantArrayType(t)) {
+      QualType e = at->getElementType();
+      std::uint64_t es = ctx_.getTypeSizeInChars(e).getQuantity();
+      if (es == 0) return std::nullopt;
+      auto r = byte_to_cell(e, bytes % es, loc);
+      if (!r) return std::nullopt;
+      return (bytes / es) * cells_of(e, loc) + *r;
+    }
+    if (const auto* rt = c->getAs<RecordType>()) {
+      const RecordDecl* rd = rt->getDecl()->getDefinition();
+      const ASTRecordLayout& layout = ctx_.getASTRecordLayout(rd);
+      const FieldDecl* best = nullptr;
+      std::uint64_t best_off = 0;
+      for (const FieldDecl* f : rd->fields()) {
+        std::uint64_t off = layout.getFieldOffset(f->getFieldIndex()) / 8;
+        if (off <= bytes) {
+          best = f;
+          best_off = off;
+        }
+      }
+      if (!best) return std::nullopt;
+      auto r = byte_to_cell(best->getType(), bytes - best_off, loc);
+      if (!r) return std::nullopt;
+      return field_offset(best, loc) + *r;
+    }
+    return std::nullopt;
+  }
+
+  // ---- objects --------------------------------------------------------------------------
+  ObjectId object_of(const VarDecl* vd) {
+    vd = vd->getCanonicalDecl();
+    if (auto it = objects_.find(vd); it != objects_.end()) return it->second;
+    const VarDecl* def = vd->getDefinition() ? vd->getDefinition() : vd->getActingDefinition();
+    if (!def) def = vd;
+    for (const VarDecl* r : vd->redecls())
+      if (r->getInit()) def = r;
+    ir::Object o;
+    o.name = vd->getNameAsString();
+    o.loc = ir_loc(def->getLocation());
+    std::vector<CellSpec> specs;
+    flatten(def->getType(), o.name, def->getLocation(), specs);
+    const bool global = vd->hasGlobalStorage();
+    o.kind = global ? ir::ObjectKind::Global : ir::ObjectKind::Local;
+    for (auto& s : specs) {
+      ir::Cell c;
+      c.name = s.name;
+      c.type = s.type;
+      c.kind = s.kind;
+      c.init_nondet = !global;
+      o.cells.push_back(std::move(c));
+    }
+    if (!global && st_) o.owner = st_->fn->id;
+    ObjectId id = prog_.add_object(std::move(o));
+    objects_[vd] = id;
+    if (!global && st_) st_->fn->frame_objects.push_back(id);
+    if (global && def->getInit()) {
+      std::vector<std::pair<std::uint64_t, const Expr*>> leaves;
+      init_leaves(def->getType(), def->getInit(), 0, leaves);
+      for (auto& [idx, e] : leaves) const_init(id, idx, e);
+    }
+    return id;
+  }
+
+  // Walks an initialiser in parallel with the flattened type: calls out with (cell, leaf expr);
+  // leaf nullptr means zero.
+  void init_leaves(QualType t, const Expr* init, std::uint64_t base,
+                   std::vector<std::pair<std::uint64_t, const Expr*>>& out) {
+    SourceLocation loc = init ? init->getExprLoc() : SourceLocation();
+    if (sync_kind(ctx_, t) != Sync::None) {
+      out.push_back({base, nullptr});
+      return;
+    }
+    if (init) init = init->IgnoreParens();
+    if (init && isa<ImplicitValueInitExpr>(init)) init = nullptr;
+    QualType c = t.getCanonicalType();
+    if (c->isArrayType()) {
+      const auto* at = ctx_.getAsConstantArrayType(t);
+      if (!at) unsupported(loc, "array of unknown size");
+      QualType e = at->getElementType();
+      std::uint64_t n = at->getSize().getZExtValue(), ec = cells_of(e, loc);
+      if (init && isa<StringLiteral>(init)) {
+        const auto* sl = cast<StringLiteral>(init);
+        for (std::uint64_t i = 0; i < n; ++i) {
+          std::uint64_t v = i < sl->getLength() ? sl->getCodeUnit(i) : 0;
+          out.push_back({base + i, nullptr});
+          string_chars_[base + i] = v;
+        }
+        return;
+      }
+      const auto* il = dyn_cast_or_null<InitListExpr>(init);
+      if (init && !il) {
+        // aggregate copy from an lvalue: handled by the caller as a struct copy
+        unsupported(loc, "array initialised from an expression");
+      }
+      for (std::uint64_t i = 0; i < n; ++i) {
+        const Expr* sub = nullptr;
+        if (il && i < il->getNumInits()) sub = il->getInit(i);
+        else if (il) sub = il->getArrayFiller();
+        init_leaves(e, sub, base + i * ec, out);
+      }
+      return;
+    }
+    if (const auto* rt = c->getAs<RecordType>()) {
+      const RecordDecl* rd = rt->getDecl()->getDefinition();
+      if (!rd || rd->isUnion()) cells_of(t, loc);
+      const auto* il = dyn_cast_or_null<InitListExpr>(init);
+      if (init && !il) unsupported(loc, "struct initialised from an expression");
+      std::uint64_t off = base;
+      unsigned i = 0;
+      for (const FieldDecl* f : rd->fields()) {
+        const Expr* sub = (il && i < il->getNumInits()) ? il->getInit(i) : nullptr;
+        init_leaves(f->getType(), sub, off, out);
+        off += cells_of(f->getType(), loc);
+        ++i;
+      }
+      return;
+    }
+    if (const auto* il = dyn_cast_or_null<InitListExpr>(init))
+      init = il->getNumInits() ? il->getInit(0) : nullptr;
+    out.push_back({base, init});
+  }
+  std::map<std::uint64_t, std::uint64_t> string_chars_;  // cell -> char for string inits
+
+  void const_init(ObjectId id, std::uint64_t idx, const Expr* e) {
+    ir::Cell& cell = prog_.objects[id].cells[idx];
+    if (auto it = string_chars_.find(idx); it != string_chars_.end()) {
+      cell.init = ir::normalize(cell.type, it->second);
+      string_chars_.erase(it);
+      return;
+    }
+    if (!e || cell.kind != CellKind::Data) return;
+    Expr::EvalResult r;
+    if (!e->EvaluateAsRValue(r, ctx_) || r.HasSideEffects)
+      unsupported(e->getExprLoc(), "non-constant initialiser of a global");
+    const APValue& v = r.Val;
+    if (v.isInt()) {
+      cell.init = ir::normalize(cell.type, v.getInt().getZExtValue());
+      if (cell.type.is_bool()) cell.init = v.getInt().getBoolValue() ? 1 : 0;
+      return;
+    }
+    if (v.isLValue()) {
+      APValue::LValueBase b = v.getLValueBase();
+      std::uint64_t bytes = static_cast<std::uint64_t>(v.getLValueOffset().getQuantity());
+      if (!b) {
+        cell.init = bytes;  // (0, offset): integer cast to pointer / null
+        return;
+      }
+      const auto* vd = dyn_cast_or_null<VarDecl>(b.dyn_cast<const ValueDecl*>());
+      if (!vd) unsupported(e->getExprLoc(), "global initialised with the address of a function or literal");
+      auto off = byte_to_cell(vd->getType(), bytes, e->getExprLoc());
+      if (!off) unsupported(e->getExprLoc(), "address constant with an unrepresentable offset");
+      ObjectId target = object_of(vd);
+      ir::Cell& cell2 = prog_.objects[id].cells[idx];  // object_of may grow the vector
+      cell2.init_obj = target;
+      cell2.init = *off;
+      return;
+    }
+    unsupported(e->getExprLoc(), "unsupported constant initialiser");
+  }
+
+  // ---- functions ------------------------------------------------------------------------
+  ir::FunctionId function_id(const FunctionDecl* fd) {
+    const FunctionDecl* def = fd->getDefinition();
+    if (!def) def = fd;
+    def = def->getCanonicalDecl() == fd->getCanonicalDecl() ? def : fd;
+    const FunctionDecl* key = fd->getCanonicalDecl();
+    if (auto it = fn_ids_.find(key); it != fn_ids_.end()) return it->second;
+    ir::Function f;
+    f.name = fd->getNameAsString();
+    f.has_body = fd->getDefinition() != nullptr;
+    f.is_atomic = f.name.rfind("__VERIFIER_atomic_", 0) == 0;
+    f.loc = ir_loc((fd->getDefinition() ? fd->getDefinition() : fd)->getLocation());
+    ir::FunctionId id = prog_.add_function(std::move(f));
+    fn_ids_[key] = id;
+    if (fd->getDefinition()) worklist_.push_back(fd->getDefinition());
+    return id;
+  }
+
+  void translate_function(const FunctionDecl* fd);
+  void finish_function();
+  void fuse_loads();
+
+  // ---- emission -------------------------------------------------------------------------
+  std::size_t emit(ir::Instr in) {
+    in.loc = cur_loc_;
+    if (in.text.empty()) in.text = cur_text_;
+    st_->fn->body.push_back(std::move(in));
+    return st_->fn->body.size() - 1;
+  }
+  std::size_t emit(InstrKind k, ExprRef a = nullptr, ExprRef b = nullptr, LocalId lhs = ir::kNoLocal) {
+    ir::Instr in;
+    in.kind = k;
+    in.a = a;
+    in.b = b;
+    in.lhs = lhs;
+    return emit(std::move(in));
+  }
+  int new_label() {
+    st_->label_pos.push_back(-1);
+    return static_cast<int>(st_->label_pos.size()) - 1;
+  }
+  void place(int label) { st_->label_pos[label] = static_cast<std::int64_t>(st_->fn->body.size()); }
+  void jump(int label, ExprRef cond = nullptr) {
+    if (!cond) cond = em().mk_true();
+    if (cond->is_const() && cond->value == 0) return;
+    std::size_t i = emit(InstrKind::Goto, cond);
+    st_->fixups.push_back({i, label});
+  }
+
+  LocalId new_local(const std::string& base, Type t) {
+    std::string name = base;
+    int& n = st_->name_count[base];
+    if (n++ > 0) name = base + "." + std::to_string(n - 1);
+    st_->fn->locals.push_back({name, t});
+    return static_cast<LocalId>(st_->fn->locals.size() - 1);
+  }
+  LocalId new_tmp(Type t) { return new_local("__t" + std::to_string(++st_->tmp_count), t); }
+  ExprRef tmp_of_copy(ExprRef e) {
+    LocalId t = new_tmp(e->type);
+    emit(InstrKind::Assign, e, nullptr, t);
+    return em().mk_local(e->type, t);
+  }
+  ExprRef tmp_of(ExprRef e) {  // materialise into a temporary (for operands that must be locals)
+    if (e->op == Op::Local || e->is_const() || e->op == Op::ObjAddr) return e;
+    LocalId t = new_tmp(e->type);
+    emit(InstrKind::Assign, e, nullptr, t);
+    return em().mk_local(e->type, t);
+  }
+
+  bool addr_is_safe(ExprRef addr) {
+    if (addr->op != Op::ObjAddr) return false;
+    std::int64_t off = addr->offset();
+    return addr->obj != 0 && off >= 0 && static_cast<std::uint64_t>(off) < prog_.objects[addr->obj].cells.size();
+  }
+  void check_ptr(ExprRef addr) {
+    if (addr_is_safe(addr)) return;
+    ir::Instr in;
+    in.kind = InstrKind::Assert;
+    in.assert_kind = ir::AssertKind::MemSafety;
+    in.a = em().mk_unary(Op::ValidPtr, addr);
+    in.message = "invalid pointer dereference";
+    emit(std::move(in));
+  }
+
+  // ---- expressions ----------------------------------------------------------------------
+  ExprRef conv(Type to, ExprRef e) {
+    if (to.is_bool() && e->op == Op::ZExt && e->kids[0]->type.is_bool()) return e->kids[0];
+    if (to.is_ptr() && e->is_const() && e->type.is_int()) return em().mk_const(to, e->value);
+    return em().mk_convert(to, e);
+  }
+  ExprRef to_bool(ExprRef e) { return conv(Type::boolean(), e); }
+  ExprRef int_const(std::int64_t v) { return em().mk_int(Type::integer(64, true), v); }
+
+  ExprRef scale(ExprRef idx, std::uint64_t n) {
+    ExprRef i = conv(Type::integer(64, true), idx);
+    if (n == 1) return i;
+    return em().mk_binary(Op::Mul, i, int_const(static_cast<std::int64_t>(n)));
+  }
+
+  ExprRef load(const LV& lv, SourceLocation loc) {
+    if (lv.is_local) return em().mk_local(st_->fn->locals[lv.local].type, lv.local);
+    Type t = scalar_type(lv.type, loc);
+    check_ptr(lv.addr);
+    LocalId tmp = new_tmp(t);
+    emit(InstrKind::Assign, em().mk_load(t, lv.addr), nullptr, tmp);
+    return em().mk_local(t, tmp);
+  }
+  void store(const LV& lv, ExprRef v, SourceLocation loc) {
+    if (lv.is_local) {
+      emit(InstrKind::Assign, conv(st_->fn->locals[lv.local].type, v), nullptr, lv.local);
+      return;
+    }
+    Type t = scalar_type(lv.type, loc);
+    check_ptr(lv.addr);
+    emit(InstrKind::Store, lv.addr, conv(t, v));
+  }
+
+  bool is_object_var(const VarDecl* vd) {
+    if (vd->hasGlobalStorage()) return true;
+    if (st_->locals.count(vd)) return false;
+    return true;
+  }
+
+  LV lvalue(const Expr* e);
+  ExprRef rvalue(const Expr* e, bool want = true);
+  ExprRef rvalue_impl(const Expr* e, bool want);
+  ExprRef rv_cast(const CastExpr* ce, bool want);
+  ExprRef rv_unary(const UnaryOperator* uo, bool want);
+  ExprRef rv_binary(const BinaryOperator* bo, bool want);
+  ExprRef rv_call(const CallExpr* ce, bool want, QualType malloc_type = QualType());
+  ExprRef rv_cond(const ConditionalOperator* co, bool want);
+  ExprRef arith(BinaryOperatorKind op, ExprRef l, ExprRef r, QualType lt, QualType rt, QualType res,
+                SourceLocation loc);
+  void cond_jump(const Expr* e, bool jump_if, int label);
+  bool needs_instrs(const Stmt* s);
+  void copy_cells(ExprRef dst, ExprRef src, QualType t, SourceLocation loc);
+
+  // ---- statements -----------------------------------------------------------------------
+  void stmt(const Stmt* s);
+  void decl_stmt(const DeclStmt* ds);
+  void switch_stmt(const SwitchStmt* ss);
+  void collect_addr_taken(const Stmt* s);
+};
+
+// ---------------------------------------------------------------------------------------
+// Analysis helpers
+
+void Translator::collect_addr_taken(const Stmt* s) {
+  if (!s) return;
+  if (const auto* uo = dyn_cast<UnaryOperator>(s); uo && uo->getOpcode() == UO_AddrOf) {
+    if (const auto* dr = dyn_cast<DeclRefExpr>(uo->getSubExpr()->IgnoreParens()))
+      if (const auto* vd = dyn_cast<VarDecl>(dr->getDecl())) st_->addr_taken.insert(vd);
+  }
+  for (const Stmt* c : s->children()) collect_addr_taken(c);
+}
+
+bool Translator::needs_instrs(const Stmt* s) {
+  if (!s) return false;
+  if (const auto* e = dyn_cast<Expr>(s)) {
+    if (e->HasSideEffects(ctx_)) return true;
+  }
+  if (isa<CallExpr>(s) || isa<ArraySubscriptExpr>(s) || isa<ConditionalOperator>(s)) return true;
+  if (const auto* me = dyn_cast<MemberExpr>(s); me && me->isArrow()) return true;
+  if (const auto* uo = dyn_cast<UnaryOperator>(s); uo && uo->getOpcode() == UO_Deref) return true;
+  if (const auto* bo = dyn_cast<BinaryOperator>(s); bo && (bo->getOpcode() == BO_LAnd || bo->getOpcode() == BO_LOr))
+    return needs_instrs(bo->getLHS()) || needs_instrs(bo->getRHS());
+  if (const auto* dr = dyn_cast<DeclRefExpr>(s))
+    if (const auto* vd = dyn_cast<VarDecl>(dr->getDecl())) return is_object_var(vd);
+  for (const Stmt* c : s->children())
+    if (needs_instrs(c)) return true;
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------
+// Lvalues
+
+Translator::LV Translator::lvalue(const Expr* e) {
+  e = e->IgnoreParens();
+  LV lv;
+  lv.type = e->getType();
+  if (const auto* dr = dyn_cast<DeclRefExpr>(e)) {
+    const auto* vd = dyn_cast<VarDecl>(dr->getDecl());
+    if (!vd) unsupported(e->getExprLoc(), "reference to a non-variable as an lvalue");
+    if (auto it = st_->locals.find(vd); it != st_->locals.end()) {
+      lv.is_local = true;
+      lv.local = it->second;
+      return lv;
+    }
+    lv.addr = em().mk_obj_addr(object_of(vd), 0);
+    return lv;
+  }
+  if (const auto* uo = dyn_cast<UnaryOperator>(e)) {
+    if (uo->getOpcode() == UO_Deref) {
+      lv.addr = tmp_of(conv(Type::pointer(), rvalue(uo->getSubExpr())));
+      return lv;
+    }
+    if (uo->getOpcode() == UO_Extension) return lvalue(uo->getSubExpr());
+  }
+  if (const auto* as = dyn_cast<ArraySubscriptExpr>(e)) {
+    ExprRef base = rvalue(as->getBase());
+    ExprRef idx = rvalue(as->getIdx());
+    if (!base->type.is_ptr()) unsupported(e->getExprLoc(), "subscript of a non-pointer");
+    lv.addr = tmp_of(em().mk_binary(Op::PtrAdd, base, scale(idx, cells_of(e->getType(), e->getExprLoc()))));
+    return lv;
+  }
+  if (const auto* me = dyn_cast<MemberExpr>(e)) {
+    const auto* fd = dyn_cast<FieldDecl>(me->getMemberDecl());
+    if (!fd) unsupported(e->getExprLoc(), "member is not a field");
+    if (fd->getParent()->isUnion()) unsupported(e->getExprLoc(), "union member access");
+    if (fd->isBitField()) unsupported(e->getExprLoc(), "bit-field '" + fd->getNameAsString() + "'");
+    ExprRef base;
+    if (me->isArrow()) {
+      base = conv(Type::pointer(), rvalue(me->getBase()));
+    } else {
+      LV b = lvalue(me->getBase());
+      if (b.is_local) unsupported(e->getExprLoc(), "member of a non-memory struct");
+      base = b.addr;
+    }
+    lv.addr = tmp_of(em().mk_binary(Op::PtrAdd, base, int_const(static_cast<std::int64_t>(field_offset(fd, e->getExprLoc())))));
+    return lv;
+  }
+  if (isa<StringLiteral>(e) || isa<PredefinedExpr>(e)) unsupported(e->getExprLoc(), "string literal");
+  if (isa<CompoundLiteralExpr>(e)) unsupported(e->getExprLoc(), "compound literal");
+  unsupported(e->getExprLoc(), std::string("lvalue expression '") + e->getStmtClassName() + "'");
+}
+
+// ---------------------------------------------------------------------------------------
+// Rvalues. Results are load-free; want=false discards the value (statement context).
+
+ExprRef Translator::rvalue(const Expr* e, bool want) {
+  ExprRef v = rvalue_impl(e, want);
+  if (want && !v) unsupported(e->getExprLoc(), "use of a void value");
+  return v;
+}
+
+ExprRef Translator::rvalue_impl(const Expr* e, bool want) {
+  e = e->IgnoreParens();
+  const SourceLocation loc = e->getExprLoc();
+  // constant folding (sizeof, enum constants, literal arithmetic)
+  if ((e->getType()->isIntegerType() && !e->isValueDependent() && !isa<DeclRefExpr>(e)) ||
+      isa<UnaryExprOrTypeTraitExpr>(e)) {
+    Expr::EvalResult r;
+    if (!e->HasSideEffects(ctx_) && e->EvaluateAsInt(r, ctx_) && r.Val.isInt()) {
+      Type t = scalar_type(e->getType(), loc);
+      return em().mk_const(t, ir::normalize(t, r.Val.getInt().getZExtValue()));
+    }
+  }
+  if (const auto* ce = dyn_cast<ConstantExpr>(e)) return rvalue(ce->getSubExpr(), want);
+  if (const auto* il = dyn_cast<IntegerLiteral>(e)) {
+    Type t = scalar_type(e->getType(), loc);
+    return em().mk_const(t, ir::normalize(t, il->getValue().getZExtValue()));
+  }
+  if (const auto* cl = dyn_cast<CharacterLiteral>(e)) {
+    Type t = scalar_type(e->getType(), loc);
+    return em().mk_const(t, ir::normalize(t, cl->getValue()));
+  }
+  if (const auto* dr = dyn_cast<DeclRefExpr>(e)) {
+    if (const auto* ec = dyn_cast<EnumConstantDecl>(dr->getDecl())) {
+      Type t = scalar_type(e->getType(), loc);
+      return em().mk_const(t, ir::normalize(t, ec->getInitVal().getZExtValue()));
+    }
+    if (isa<FunctionDecl>(dr->getDecl())) unsupported(loc, "function pointer");
+    LV lv = lvalue(e);
+    if (is_aggregate(lv.type)) unsupported(loc, "aggregate used as a value");
+    return load(lv, loc);
+  }
+  if (const auto* cast = dyn_cast<CastExpr>(e)) return rv_cast(cast, want);
+  if (const auto* uo = dyn_cast<UnaryOperator>(e)) return rv_unary(uo, want);
+  if (const auto* bo = dyn_cast<BinaryOperator>(e)) return rv_binary(bo, want);
+  if (const auto* co = dyn_cast<ConditionalOperator>(e)) return rv_cond(co, want);
+  if (const auto* call = dyn_cast<CallExpr>(e)) return rv_call(call, want);
+  if (isa<ArraySubscriptExpr>(e) || isa<MemberExpr>(e)) {
+    LV lv = lvalue(e);
+    if (is_aggregate(lv.type)) unsupported(loc, "aggregate used as a value");
+    return load(lv, loc);
+  }
+  if (isa<ImplicitValueInitExpr>(e)) {
+    Type t = scalar_type(e->getType(), loc);
+    return em().mk_const(t, 0);
+  }
+  if (const auto* se = dyn_cast<StmtExpr>(e)) {
+    const CompoundStmt* cs = se->getSubStmt();
+    if (cs->body_empty()) return nullptr;
+    for (auto it = cs->body_begin(); it + 1 != cs->body_end(); ++it) stmt(*it);
+    const Stmt* last = cs->body_back();
+    if (const auto* le = dyn_cast<Expr>(last)) return rvalue(le, want);
+    stmt(last);
+    return nullptr;
+  }
+  if (isa<StringLiteral>(e) || isa<PredefinedExpr>(e)) unsupported(loc, "string literal");
+  if (isa<FloatingLiteral>(e)) unsupported(loc, "floating-point type 'double'");
+  if (isa<BinaryConditionalOperator>(e)) unsupported(loc, "GNU '?:' with omitted operand");
+  if (isa<CompoundLiteralExpr>(e)) unsupported(loc, "compound literal");
+  if (isa<VAArgExpr>(e)) unsupported(loc, "va_arg");
+  unsupported(loc, std::string("expression '") + e->getStmtClassName() + "'");
+}
+
+ExprRef Translator::rv_cast(const CastExpr* ce, bool want) {
+  const SourceLocation loc = ce->getExprLoc();
+  const Expr* sub = ce->getSubExpr();
+  switch (ce->getCastKind()) {
+    case CK_LValueToRValue: {
+      LV lv = lvalue(sub);
+      if (is_aggregate(lv.type)) unsupported(loc, "struct or array copied by value");
+      return load(lv, loc);
+    }
+    case CK_ArrayToPointerDecay: {
+      LV lv = lvalue(sub);
+      if (lv.is_local) unsupported(loc, "array in a register");
+      return lv.addr;
+    }
+    case CK_FunctionToPointerDecay: unsupported(loc, "function pointer");
+    case CK_ToVoid: rvalue(sub, false); return nullptr;
+    case CK_NullToPointer: return em().mk_null();
+    case CK_NoOp:
+    case CK_LValueToRValueBitCast:
+      return rvalue(sub, want);
+    case CK_BitCast: {
+      // pointer -> pointer: no-op; a cast of malloc's result tells the allocated type
+      if (const auto* call = dyn_cast<CallExpr>(sub->IgnoreParenImpCasts()); call && ce->getType()->isPointerType())
+        return rv_call(call, want, ce->getType()->getPointeeType());
+      ExprRef v = rvalue(sub, want);
+      return v ? conv(scalar_type(ce->getType(), loc), v) : v;
+    }
+    case CK_IntegralCast:
+    case CK_IntegralToBoolean:
+    case CK_PointerToBoolean:
+    case CK_IntegralToPointer:
+    case CK_PointerToIntegral:
+    case CK_BooleanToSignedIntegral: {
+      ExprRef v = rvalue(sub);
+      Type t = scalar_type(ce->getType(), loc);
+      if (ce->getCastKind() == CK_BooleanToSignedIntegral)
+        return em().mk_binary(Op::Sub, em().mk_const(t, 0), conv(t, v));
+      return conv(t, v);
+    }
+    case CK_IntegralToFloating:
+    case CK_FloatingToIntegral:
+    case CK_FloatingCast:
+    case CK_FloatingToBoolean:
+      unsupported(loc, "floating-point type");
+    default:
+      unsupported(loc, std::string("cast '") + ce->getCastKindName() + "'");
+  }
+}
+
+ExprRef Translator::rv_unary(const UnaryOperator* uo, bool want) {
+  const SourceLocation loc = uo->getExprLoc();
+  const Expr* sub = uo->getSubExpr();
+  switch (uo->getOpcode()) {
+    case UO_Plus:
+    case UO_Extension: return rvalue(sub, want);
+    case UO_Minus: return em().mk_unary(Op::Neg, rvalue(sub));
+    case UO_Not: return em().mk_unary(Op::BitNot, rvalue(sub));
+    case UO_LNot: {
+      ExprRef b = em().mk_unary(Op::LNot, to_bool(rvalue(sub)));
+      return conv(scalar_type(uo->getType(), loc), b);
+    }
+    case UO_Deref: {
+      LV lv = lvalue(uo);
+      if (is_aggregate(lv.type)) unsupported(loc, "aggregate used as a value");
+      return load(lv, loc);
+    }
+    case UO_AddrOf: {
+      const Expr* s = sub->IgnoreParens();
+      if (const auto* dr = dyn_cast<DeclRefExpr>(s); dr && isa<FunctionDecl>(dr->getDecl()))
+        unsupported(loc, "function pointer");
+      LV lv = lvalue(sub);
+      if (lv.is_local) unsupported(loc, "address of a register variable");
+      return lv.addr;
+    }
+    case UO_PreInc:
+    case UO_PreDec:
+    case UO_PostInc:
+    case UO_PostDec: {
+      LV lv = lvalue(sub);
+      ExprRef old = load(lv, loc);
+      const bool inc = uo->isIncrementOp();
+      ExprRef nv;
+      if (old->type.is_ptr()) {
+        std::int64_t n = static_cast<std::int64_t>(cells_of(sub->getType()->getPointeeType(), loc));
+        nv = em().mk_binary(Op::PtrAdd, old, int_const(inc ? n : -n));
+      } else if (old->type.is_bool()) {
+        nv = inc ? em().mk_true() : em().mk_unary(Op::LNot, old);
+      } else {
+        nv = em().mk_binary(inc ? Op::Add : Op::Sub, old, em().mk_const(old->type, 1));
+      }
+      if (lv.is_local && uo->isPostfix() && want) old = tmp_of_copy(old);
+      store(lv, nv, loc);
+      if (!want) return nullptr;
+      return uo->isPrefix() ? (lv.is_local ? em().mk_local(old->type, lv.local) : nv) : old;
+    }
+    default:
+      unsupported(loc, std::string("unary operator '") + UnaryOperator::getOpcodeStr(uo->getOpcode()).str() + "'");
+  }
+}
+
+ExprRef Translator::arith(BinaryOperatorKind op, ExprRef l, ExprRef r, QualType lt, QualType rt,
+                          QualType res, SourceLocation loc) {
+  auto& m = em();
+  if (op == BO_Add || op == BO_Sub) {
+    if (l->type.is_ptr() && r->type.is_int()) {
+      std::uint64_t n = cells_of(lt->getPointeeType(), loc);
+      ExprRef off = scale(r, n);
+      if (op == BO_Sub) off = m.mk_unary(Op::Neg, off);
+      return m.mk_binary(Op::PtrAdd, l, off);
+    }
+    if (op == BO_Add && l->type.is_int() && r->type.is_ptr())
+      return m.mk_binary(Op::PtrAdd, r, scale(l, cells_of(rt->getPointeeType(), loc)));
+    if (op == BO_Sub && l->type.is_ptr() && r->type.is_ptr()) {
+      Type t = scalar_type(res, loc);
+      ExprRef d = m.mk_ptr_diff(t, l, r);
+      std::uint64_t n = cells_of(lt->getPointeeType(), loc);
+      if (n > 1) d = m.mk_binary(Op::SDiv, d, m.mk_const(t, n));
+      return d;
+    }
+  }
+  const bool cmp = BinaryOperator::isComparisonOp(op);
+  if (!cmp && (l->type.is_ptr() || r->type.is_ptr()))
+    unsupported(loc, "arithmetic on pointers other than + and -");
+  if (l->type != r->type) {
+    if (l->type.is_ptr() || r->type.is_ptr()) {
+      l = conv(Type::pointer(), l);
+      r = conv(Type::pointer(), r);
+    } else {
+      r = conv(l->type, r);
+    }
+  }
+  const bool sgn = l->type.is_int() && l->type.is_signed;
+  if (l->type.is_bool() && !cmp) {
+    Type i = Type::integer(32, true);
+    l = conv(i, l);
+    r = conv(i, r);
+  }
+  ExprRef v;
+  switch (op) {
+    case BO_Mul: v = m.mk_binary(Op::Mul, l, r); break;
+    case BO_Div: v = m.mk_binary(sgn ? Op::SDiv : Op::UDiv, l, r); break;
+    case BO_Rem: v = m.mk_binary(sgn ? Op::SRem : Op::URem, l, r); break;
+    case BO_Add: v = m.mk_binary(Op::Add, l, r); break;
+    case BO_Sub: v = m.mk_binary(Op::Sub, l, r); break;
+    case BO_Shl: v = m.mk_binary(Op::Shl, l, r); break;
+    case BO_Shr: v = m.mk_binary(sgn ? Op::AShr : Op::LShr, l, r); break;
+    case BO_And: v = m.mk_binary(Op::BitAnd, l, r); break;
+    case BO_Or: v = m.mk_binary(Op::BitOr, l, r); break;
+    case BO_Xor: v = m.mk_binary(Op::BitXor, l, r); break;
+    case BO_EQ: v = m.mk_binary(Op::Eq, l, r); break;
+    case BO_NE: v = m.mk_binary(Op::Ne, l, r); break;
+    case BO_LT: v = m.mk_binary(sgn ? Op::Slt : Op::Ult, l, r); break;
+    case BO_LE: v = m.mk_binary(sgn ? Op::Sle : Op::Ule, l, r); break;
+    case BO_GT: v = m.mk_binary(sgn ? Op::Slt : Op::Ult, r, l); break;
+    case BO_GE: v = m.mk_binary(sgn ? Op::Sle : Op::Ule, r, l); break;
+    default: unsupported(loc, "binary operator");
+  }
+  return conv(scalar_type(res, loc), v);
+}
+
+void Translator::copy_cells(ExprRef dst, ExprRef src, QualType t, SourceLocation loc) {
+  std::vector<CellSpec> specs;
+  flatten(t, "", loc, specs);
+  for (std::size_t k = 0; k < specs.size(); ++k) {
+    ExprRef s = tmp_of(em().mk_binary(Op::PtrAdd, src, int_const(static_cast<std::int64_t>(k))));
+    check_ptr(s);
+    LocalId tmp = new_tmp(specs[k].type);
+    emit(InstrKind::Assign, em().mk_load(specs[k].type, s), nullptr, tmp);
+    ExprRef d = tmp_of(em().mk_binary(Op::PtrAdd, dst, int_const(static_cast<std::int64_t>(k))));
+    check_ptr(d);
+    emit(InstrKind::Store, d, em().mk_local(specs[k].type, tmp));
+  }
+}
+
+ExprRef Translator::rv_binary(const BinaryOperator* bo, bool want) {
+  const SourceLocation loc = bo->getExprLoc();
+  const BinaryOperatorKind op = bo->getOpcode();
+  if (op == BO_Comma) {
+    rvalue(bo->getLHS(), false);
+    return rvalue(bo->getRHS(), want);
+  }
+  if (op == BO_LAnd || op == BO_LOr) {
+    Type t = scalar_type(bo->getType(), loc);
+    if (!needs_instrs(bo->getRHS())) {
+      ExprRef a = to_bool(rvalue(bo->getLHS()));
+      ExprRef b = to_bool(rvalue(bo->getRHS()));
+      return conv(t, em().mk_binary(op == BO_LAnd ? Op::LAnd : Op::LOr, a, b));
+    }
+    int end = new_label();
+    if (!want) {
+      cond_jump(bo, false, end);
+      place(end);
+      return nullptr;
+    }
+    LocalId res = new_tmp(t);
+    emit(InstrKind::Assign, em().mk_const(t, 0), nullptr, res);
+    cond_jump(bo, false, end);
+    emit(InstrKind::Assign, em().mk_const(t, 1), nullptr, res);
+    place(end);
+    return em().mk_local(t, res);
+  }
+  if (op == BO_Assign) {
+    if (is_aggregate(bo->getLHS()->getType())) {
+      LV d = lvalue(bo->getLHS());
+      LV s = lvalue(bo->getRHS()->IgnoreParenImpCasts());
+      if (d.is_local || s.is_local) unsupported(loc, "struct copy");
+      copy_cells(d.addr, s.addr, bo->getLHS()->getType(), loc);
+      if (want) unsupported(loc, "value of a struct assignment");
+      return nullptr;
+    }
+    LV lv = lvalue(bo->getLHS());
+    ExprRef v = rvalue(bo->getRHS());
+    Type t = scalar_type(bo->getLHS()->getType(), loc);
+    v = conv(t, v);
+    store(lv, v, loc);
+    if (lv.is_local) return em().mk_local(t, lv.local);
+    return v;
+  }
+  if (const auto* ca = dyn_cast<CompoundAssignOperator>(bo)) {
+    LV lv = lvalue(bo->getLHS());
+    ExprRef r = rvalue(bo->getRHS());
+    ExprRef old = load(lv, loc);
+    Type ct = scalar_type(ca->getComputationLHSType(), loc);
+    ExprRef l = conv(ct, old);
+    BinaryOperatorKind base = BinaryOperator::getOpForCompoundAssignment(op);
+    ExprRef nv = arith(base, l, r, ca->getComputationLHSType(), bo->getRHS()->getType(),
+                       ca->getComputationResultType(), loc);
+    Type t = scalar_type(bo->getLHS()->getType(), loc);
+    nv = conv(t, nv);
+    store(lv, nv, loc);
+    if (lv.is_local) return em().mk_local(t, lv.local);
+    return nv;
+  }
+  ExprRef l = rvalue(bo->getLHS());
+  ExprRef r = rvalue(bo->getRHS());
+  return arith(op, l, r, bo->getLHS()->getType(), bo->getRHS()->getType(), bo->getType(), loc);
+}
+
+ExprRef Translator::rv_cond(const ConditionalOperator* co, bool want) {
+  const SourceLocation loc = co->getExprLoc();
+  const bool is_void = co->getType()->isVoidType();
+  if (!is_void && want && !needs_instrs(co->getTrueExpr()) && !needs_instrs(co->getFalseExpr())) {
+    Type t = scalar_type(co->getType(), loc);
+    ExprRef c = to_bool(rvalue(co->getCond()));
+    ExprRef a = conv(t, rvalue(co->getTrueExpr()));
+    ExprRef b = conv(t, rvalue(co->getFalseExpr()));
+    return em().mk_ite(c, a, b);
+  }
+  int l_else = new_label(), l_end = new_label();
+  LocalId res = ir::kNoLocal;
+  Type t;
+  if (!is_void && want) {
+    t = scalar_type(co->getType(), loc);
+    res = new_tmp(t);
+  }
+  cond_jump(co->getCond(), false, l_else);
+  ExprRef a = rvalue(co->getTrueExpr(), res != ir::kNoLocal);
+  if (res != ir::kNoLocal) emit(InstrKind::Assign, conv(t, a), nullptr, res);
+  jump(l_end);
+  place(l_else);
+  ExprRef b = rvalue(co->getFalseExpr(), res != ir::kNoLocal);
+  if (res != ir::kNoLocal) emit(InstrKind::Assign, conv(t, b), nullptr, res);
+  place(l_end);
+  return res == ir::kNoLocal ? nullptr : em().mk_local(t, res);
+}
+
+void Translator::cond_jump(const Expr* e, bool jump_if, int label) {
+  e = e->IgnoreParens();
+  if (const auto* bo = dyn_cast<BinaryOperator>(e)) {
+    const bool is_and = bo->getOpcode() == BO_LAnd;
+    if (is_and || bo->getOpcode() == BO_LOr) {
+      if (is_and != jump_if) {  // (a && b) false-jump / (a || b) true-jump: both to label
+        cond_jump(bo->getLHS(), jump_if, label);
+        cond_jump(bo->getRHS(), jump_if, label);
+      } else {
+        int skip = new_label();
+        cond_jump(bo->getLHS(), !jump_if, skip);
+        cond_jump(bo->getRHS(), jump_if, label);
+        place(skip);
+      }
+      return;
+    }
+  }
+  if (const auto* uo = dyn_cast<UnaryOperator>(e); uo && uo->getOpcode() == UO_LNot) {
+    cond_jump(uo->getSubExpr(), !jump_if, label);
+    return;
+  }
+  if (const auto* ic = dyn_cast<ImplicitCastExpr>(e);
+      ic && (ic->getCastKind() == CK_IntegralToBoolean || ic->getCastKind() == CK_PointerToBoolean ||
+             ic->getCastKind() == CK_IntegralCast)) {
+    const Expr* s = ic->getSubExpr()->IgnoreParens();
+    if (isa<BinaryOperator>(s) || isa<UnaryOperator>(s)) {
+      if (const auto* b = dyn_cast<BinaryOperator>(s); b && (b->getOpcode() == BO_LAnd || b->getOpcode() == BO_LOr)) {
+        cond_jump(s, jump_if, label);
+        return;
+      }
+      if (const auto* u = dyn_cast<UnaryOperator>(s); u && u->getOpcode() == UO_LNot) {
+        cond_jump(s, jump_if, label);
+        return;
+      }
+    }
+  }
+  ExprRef c = to_bool(rvalue(e));
+  if (!jump_if) {
+    if (c->is_const()) c = em().mk_bool(c->value == 0);
+    else if (c->op == Op::LNot) c = c->kids[0];
+    else c = em().mk_unary(Op::LNot, c);
+  }
+  jump(label, c);
+}
+
+// ---------------------------------------------------------------------------------------
+// Calls: library functions map to instructions, defined functions to Call
+
+namespace {
+bool starts_with(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
+const Expr* strip(const Expr* e) { return e->IgnoreParenCasts(); }
+}  // namespace
+
+ExprRef Translator::rv_call(const CallExpr* ce, bool want, QualType malloc_type) {
+  const SourceLocation loc = ce->getExprLoc();
+  const FunctionDecl* fd = ce->getDirectCallee();
+  if (!fd) unsupported(loc, "call through a function pointer");
+  const std::string name = fd->getNameAsString();
+  const bool defined = fd->getDefinition() != nullptr;
+  const unsigned nargs = ce->getNumArgs();
+  auto arg = [&](unsigned i) -> const Expr* {
+    if (i >= nargs) unsupported(loc, "too few arguments in call to '" + name + "'");
+    return ce->getArg(i);
+  };
+  auto ptr_arg = [&](unsigned i) { return conv(Type::pointer(), rvalue(arg(i))); };
+  auto side_effects_only = [&](unsigned from) {
+    for (unsigned i = from; i < nargs; ++i)
+      if (needs_instrs(ce->getArg(i))) rvalue(ce->getArg(i), false);
+  };
+  Type ret_t = Type::integer(32, true);
+  const bool is_void = ce->getType()->isVoidType();
+  if (!is_void && !ce->getType()->isStructureOrClassType()) {
+    if (!ce->getType()->isRealFloatingType()) ret_t = scalar_type(ce->getType(), loc);
+  }
+  auto zero = [&]() -> ExprRef { return want && !is_void ? em().mk_const(ret_t, 0) : nullptr; };
+  auto havoc_result = [&]() -> ExprRef {
+    if (!want || is_void) return nullptr;
+    LocalId t = new_tmp(ret_t);
+    emit(InstrKind::Havoc, nullptr, nullptr, t);
+    return em().mk_local(ret_t, t);
+  };
+  auto property_fail = [&](const std::string& msg, ExprRef cond) {
+    ir::Instr in;
+    in.kind = InstrKind::Assert;
+    in.assert_kind = ir::AssertKind::Property;
+    in.a = cond ? cond : em().mk_false();
+    in.message = msg;
+    emit(std::move(in));
+  };
+  auto string_arg = [&](unsigned i) -> std::string {
+    if (i < nargs)
+      if (const auto* sl = dyn_cast<StringLiteral>(strip(ce->getArg(i))))
+        if (sl->getCharByteWidth() == 1) return sl->getString().str();
+    return "?";
+  };
+
+  // --- errors and assertions
+  if (name == "reach_error" || name == "__VERIFIER_error") {
+    property_fail("reach_error() called", nullptr);
+    return zero();
+  }
+  if (name == "__assert_fail" || name == "__assert_rtn" || name == "__assert" || name == "_assert") {
+    unsigned i = name == "__assert_rtn" ? 3 : 0;
+    property_fail("assert(" + string_arg(i) + ")", nullptr);
+    return zero();
+  }
+  if (!defined && (name == "assert" || name == "__VERIFIER_assert")) {
+    ExprRef c = to_bool(rvalue(arg(0)));
+    property_fail("assert(" + source_text(arg(0)->getSourceRange()) + ")", c);
+    return zero();
+  }
+  if (!defined && (name == "__VERIFIER_assume" || name == "assume_abort_if_not" || name == "assume")) {
+    emit(InstrKind::Assume, to_bool(rvalue(arg(0))));
+    return zero();
+  }
+  if (name == "abort" || name == "exit" || name == "_Exit" || name == "__builtin_abort" ||
+      name == "__builtin_trap" || name == "__builtin_unreachable") {
+    side_effects_only(0);
+    emit(InstrKind::Abort);
+    return zero();
+  }
+  if (name == "__builtin_expect") {
+    ExprRef v = rvalue(arg(0));
+    side_effects_only(1);
+    return v;
+  }
+  // --- nondeterminism and atomicity
+  if (starts_with(name, "__VERIFIER_nondet_")) {
+    if (is_void) return nullptr;
+    if (ce->getType()->isRealFloatingType()) unsupported(loc, "floating-point type");
+    LocalId t = new_tmp(ret_t);
+    emit(InstrKind::Havoc, nullptr, nullptr, t);
+    return em().mk_local(ret_t, t);
+  }
+  if (name == "__VERIFIER_atomic_begin") { emit(InstrKind::AtomicBegin); return zero(); }
+  if (name == "__VERIFIER_atomic_end") { emit(InstrKind::AtomicEnd); return zero(); }
+
+  // --- pthreads
+  if (starts_with(name, "pthread_") || name == "sched_yield") {
+    auto sync1 = [&](InstrKind k) {
+      ExprRef a = ptr_arg(0);
+      check_ptr(a);
+      emit(k, a);
+      return zero();
+    };
+    if (name == "pthread_create") {
+      ExprRef a = ptr_arg(0);
+      if (!(a->is_const() && a->value == 0)) check_ptr(a);
+      if (needs_instrs(arg(1))) rvalue(arg(1), false);
+      const Expr* f = strip(arg(2));
+      if (const auto* uo = dyn_cast<UnaryOperator>(f); uo && uo->getOpcode() == UO_AddrOf) f = strip(uo->getSubExpr());
+      const FunctionDecl* start = nullptr;
+      if (const auto* dr = dyn_cast<DeclRefExpr>(f)) start = dyn_cast<FunctionDecl>(dr->getDecl());
+      if (!start || !start->getDefinition())
+        unsupported(arg(2)->getExprLoc(), "cannot resolve thread start routine");
+      ExprRef b = ptr_arg(3);
+      ir::Instr in;
+      in.kind = InstrKind::ThreadCreate;
+      in.a = a;
+      in.b = b;
+      in.callee = function_id(start);
+      emit(std::move(in));
+      return zero();
+    }
+    if (name == "pthread_join") {
+      ExprRef a = conv(Type::integer(64, false), rvalue(arg(0)));
+      ExprRef b = ptr_arg(1);
+      if (!(b->is_const() && b->value == 0)) check_ptr(b);
+      emit(InstrKind::ThreadJoin, a, b);
+      return zero();
+    }
+    if (name == "pthread_exit") {
+      emit(InstrKind::ThreadExit, ptr_arg(0));
+      return zero();
+    }
+    if (name == "pthread_mutex_lock") return sync1(InstrKind::Lock);
+    if (name == "pthread_mutex_unlock") return sync1(InstrKind::Unlock);
+    if (name == "pthread_mutex_trylock") {
+      ExprRef a = ptr_arg(0);
+      check_ptr(a);
+      LocalId t = new_tmp(Type::integer(32, true));
+      emit(InstrKind::TryLock, a, nullptr, t);
+      return want ? conv(ret_t, em().mk_local(Type::integer(32, true), t)) : nullptr;
+    }
+    if (name == "pthread_cond_wait" || name == "pthread_cond_timedwait") {
+      ExprRef a = ptr_arg(0);
+      check_ptr(a);
+      ExprRef b = ptr_arg(1);
+      check_ptr(b);
+      side_effects_only(2);
+      emit(InstrKind::CondWait, a, b);
+      return name == "pthread_cond_wait" ? zero() : havoc_result();
+    }
+    if (name == "pthread_cond_signal") return sync1(InstrKind::CondSignal);
+    if (name == "pthread_cond_broadcast") return sync1(InstrKind::CondBroadcast);
+    if (name == "pthread_rwlock_rdlock") return sync1(InstrKind::RdLock);
+    if (name == "pthread_rwlock_wrlock") return sync1(InstrKind::WrLock);
+    if (name == "pthread_rwlock_unlock") return sync1(InstrKind::RwUnlock);
+    if (name == "pthread_mutex_init" || name == "pthread_cond_init" || name == "pthread_rwlock_init") {
+      ExprRef a = ptr_arg(0);
+      check_ptr(a);
+      side_effects_only(1);
+      emit(InstrKind::Store, a, em().mk_const(Type::integer(32, true), 0));
+      return zero();
+    }
+    if (name == "pthread_mutex_destroy" || name == "pthread_cond_destroy" ||
+        name == "pthread_rwlock_destroy" || starts_with(name, "pthread_attr_") ||
+        starts_with(name, "pthread_mutexattr_") || starts_with(name, "pthread_condattr_") ||
+        starts_with(name, "pthread_rwlockattr_") || name == "pthread_yield" || name == "sched_yield") {
+      side_effects_only(0);
+      emit(InstrKind::Skip);
+      return zero();
+    }
+    if (name == "pthread_self") unsupported(loc, "pthread_self() is not supported yet");
+    unsupported(loc, "call to unsupported pthread function '" + name + "'");
+  }
+
+  // --- heap
+  if (name == "malloc" || name == "calloc" || name == "__builtin_malloc" || name == "alloca" ||
+      name == "__builtin_alloca") {
+    const bool is_calloc = name == "calloc";
+    if (malloc_type.isNull() || malloc_type->isVoidType())
+      unsupported(loc, name + "() whose result is not converted to a typed pointer");
+    std::uint64_t bytes = 1;
+    for (unsigned i = 0; i < (is_calloc ? 2u : 1u); ++i) {
+      Expr::EvalResult r;
+      if (!arg(i)->EvaluateAsInt(r, ctx_)) unsupported(loc, name + "() with a non-constant size");
+      bytes *= r.Val.getInt().getZExtValue();
+    }
+    std::uint64_t esize = std::max<std::uint64_t>(1, ctx_.getTypeSizeInChars(malloc_type).getQuantity());
+    std::uint64_t count = std::max<std::uint64_t>(1, (bytes + esize - 1) / esize);
+    if (count > 100000) unsupported(loc, name + "() of more than 100000 elements");
+    ir::Object o;
+    o.kind = ir::ObjectKind::Heap;
+    o.name = name + "@" + std::to_string(sm_.getExpansionLineNumber(ce->getBeginLoc()));
+    o.loc = ir_loc(ce->getBeginLoc());
+    std::vector<CellSpec> specs;
+    for (std::uint64_t i = 0; i < count; ++i)
+      flatten(malloc_type, count == 1 ? o.name : o.name + "[" + std::to_string(i) + "]", loc, specs);
+    for (auto& s : specs) {
+      ir::Cell c;
+      c.name = s.name;
+      c.type = s.type;
+      c.kind = s.kind;
+      c.init_nondet = !is_calloc;
+      o.cells.push_back(std::move(c));
+    }
+    ir::Instr in;
+    in.kind = InstrKind::Malloc;
+    in.obj = prog_.add_object(std::move(o));
+    in.lhs = new_tmp(Type::pointer());
+    LocalId lhs = in.lhs;
+    emit(std::move(in));
+    return em().mk_local(Type::pointer(), lhs);
+  }
+  if (name == "free") {
+    emit(InstrKind::Free, ptr_arg(0));
+    return zero();
+  }
+  // --- output
+  if (name == "printf" || name == "puts" || name == "putchar" || name == "fprintf" || name == "fflush" ||
+      name == "fputs" || name == "sprintf" || name == "snprintf" || name == "perror" || name == "usleep" ||
+      name == "sleep") {
+    if (name == "sprintf" || name == "snprintf") unsupported(loc, "call to undefined function '" + name + "'");
+    side_effects_only(0);
+    return havoc_result();
+  }
+
+  // --- defined functions
+  if (!defined) unsupported(loc, "call to undefined function '" + name + "'");
+  const FunctionDecl* def = fd->getDefinition();
+  if (def->isVariadic()) unsupported(loc, "call to variadic function '" + name + "'");
+  if (ce->getType()->isRecordType()) unsupported(loc, "function returning a struct");
+  if (nargs < def->getNumParams()) unsupported(loc, "too few arguments in call to '" + name + "'");
+  ir::Instr in;
+  in.kind = InstrKind::Call;
+  for (unsigned i = 0; i < nargs; ++i) {
+    if (i >= def->getNumParams()) {
+      rvalue(ce->getArg(i), false);
+      continue;
+    }
+    QualType pt = def->getParamDecl(i)->getType();
+    if (is_aggregate(pt)) unsupported(ce->getArg(i)->getExprLoc(), "struct passed by value");
+    in.args.push_back(conv(scalar_type(pt, ce->getArg(i)->getExprLoc()), rvalue(ce->getArg(i))));
+  }
+  in.callee = function_id(fd);
+  LocalId lhs = ir::kNoLocal;
+  if (want && !is_void) {
+    lhs = new_tmp(ret_t);
+    in.lhs = lhs;
+  }
+  emit(std::move(in));
+  return lhs == ir::kNoLocal ? nullptr : em().mk_local(ret_t, lhs);
+}
+
+// ---------------------------------------------------------------------------------------
+// Statements
+
+void Translator::decl_stmt(const DeclStmt* ds) {
+  for (const Decl* d : ds->decls()) {
+    const auto* vd = dyn_cast<VarDecl>(d);
+    if (!vd) continue;  // typedefs, struct/enum definitions, local prototypes
+    if (vd->hasGlobalStorage() || vd->hasExternalStorage()) {
+      object_of(vd);
+      continue;
+    }
+    const SourceLocation loc = vd->getLocation();
+    const QualType t = vd->getType();
+    if (t->isVariableArrayType()) unsupported(loc, "variable-length array");
+    const Expr* init = vd->getInit();
+    const bool obj = is_aggregate(t) || sync_kind(ctx_, t) != Sync::None || st_->addr_taken.count(vd);
+    if (!obj) {
+      LocalId id = new_local(vd->getNameAsString(), scalar_type(t, loc));
+      st_->locals[vd] = id;
+      if (const auto* il = dyn_cast_or_null<InitListExpr>(init))
+        init = il->getNumInits() ? il->getInit(0) : nullptr;
+      if (init) emit(InstrKind::Assign, conv(st_->fn->locals[id].type, rvalue(init)), nullptr, id);
+      else emit(InstrKind::Havoc, nullptr, nullptr, id);
+      continue;
+    }
+    ObjectId id = object_of(vd);
+    if (!init) continue;
+    if (is_aggregate(t) && !isa<InitListExpr>(init->IgnoreParens()) && !isa<StringLiteral>(init->IgnoreParens())) {
+      LV s = lvalue(init->IgnoreParenImpCasts());
+      if (s.is_local) unsupported(loc, "struct copy");
+      copy_cells(em().mk_obj_addr(id, 0), s.addr, t, loc);
+      continue;
+    }
+    std::vector<std::pair<std::uint64_t, const Expr*>> leaves;
+    string_chars_.clear();
+    init_leaves(t, init, 0, leaves);
+    auto chars = string_chars_;
+    string_chars_.clear();
+    for (auto& [idx, e] : leaves) {
+      const ir::Cell& cell = prog_.objects[id].cells[idx];
+      Type ct = cell.type;
+      ExprRef v;
+      if (auto it = chars.find(idx); it != chars.end()) v = em().mk_const(ct, it->second);
+      else if (e) v = conv(ct, rvalue(e));
+      else v = ct.is_ptr() ? em().mk_null() : em().mk_const(ct, 0);
+      emit(InstrKind::Store, em().mk_obj_addr(id, static_cast<std::int64_t>(idx)), v);
+    }
+  }
+}
+
+void Translator::switch_stmt(const SwitchStmt* ss) {
+  ExprRef v;
+  {
+    StmtScope sc(*this, ss->getCond());
+    v = tmp_of(rvalue(ss->getCond()));
+  }
+  int end = new_label();
+  int dflt = -1;
+  std::vector<const SwitchCase*> cases;
+  for (const SwitchCase* c = ss->getSwitchCaseList(); c; c = c->getNextSwitchCase()) cases.push_back(c);
+  std::reverse(cases.begin(), cases.end());
+  for (const SwitchCase* c : cases) {
+    int l = new_label();
+    st_->case_labels[c] = l;
+    if (isa<DefaultStmt>(c)) {
+      dflt = l;
+      continue;
+    }
+    const auto* cs = cast<CaseStmt>(c);
+    StmtScope sc(*this, cs->getLHS());
+    auto eval = [&](const Expr* e) {
+      Expr::EvalResult r;
+      if (!e->EvaluateAsInt(r, ctx_)) unsupported(e->getExprLoc(), "non-constant case label");
+      return em().mk_const(v->type, ir::normalize(v->type, r.Val.getInt().getZExtValue()));
+    };
+    ExprRef cond;
+    if (cs->getRHS()) {
+      const bool sg = v->type.is_signed;
+      ExprRef lo = eval(cs->getLHS()), hi = eval(cs->getRHS());
+      cond = em().mk_binary(Op::LAnd, em().mk_binary(sg ? Op::Sle : Op::Ule, lo, v),
+                            em().mk_binary(sg ? Op::Sle : Op::Ule, v, hi));
+    } else {
+      cond = em().mk_binary(Op::Eq, v, eval(cs->getLHS()));
+    }
+    jump(l, cond);
+  }
+  {
+    StmtScope sc(*this, ss->getCond());
+    jump(dflt >= 0 ? dflt : end);
+  }
+  st_->break_stack.push_back(end);
+  stmt(ss->getBody());
+  st_->break_stack.pop_back();
+  place(end);
+}
+
+void Translator::stmt(const Stmt* s) {
+  if (!s) return;
+  if (const auto* cs = dyn_cast<CompoundStmt>(s)) {
+    for (const Stmt* c : cs->body()) stmt(c);
+    return;
+  }
+  if (isa<NullStmt>(s)) return;
+  if (const auto* ds = dyn_cast<DeclStmt>(s)) {
+    StmtScope sc(*this, s);
+    decl_stmt(ds);
+    return;
+  }
+  if (const auto* e = dyn_cast<Expr>(s)) {
+    StmtScope sc(*this, s);
+    rvalue(e, false);
+    return;
+  }
+  if (const auto* is = dyn_cast<IfStmt>(s)) {
+    int l_else = new_label(), l_end = new_label();
+    {
+      StmtScope sc(*this, is->getCond());
+      cond_jump(is->getCond(), false, l_else);
+    }
+    stmt(is->getThen());
+    if (is->getElse()) {
+      {
+        StmtScope sc(*this, is->getElse());
+        cur_text_ = "else";
+        jump(l_end);
+      }
+      place(l_else);
+      stmt(is->getElse());
+      place(l_end);
+    } else {
+      place(l_else);
+    }
+    return;
+  }
+  if (const auto* ws = dyn_cast<WhileStmt>(s)) {
+    int head = new_label(), end = new_label();
+    place(head);
+    {
+      StmtScope sc(*this, ws->getCond());
+      cond_jump(ws->getCond(), false, end);
+    }
+    st_->break_stack.push_back(end);
+    st_->continue_stack.push_back(head);
+    stmt(ws->getBody());
+    st_->break_stack.pop_back();
+    st_->continue_stack.pop_back();
+    {
+      StmtScope sc(*this, ws->getCond());
+      jump(head);
+    }
+    place(end);
+    return;
+  }
+  if (const auto* dst = dyn_cast<DoStmt>(s)) {
+    int head = new_label(), cont = new_label(), end = new_label();
+    place(head);
+    st_->break_stack.push_back(end);
+    st_->continue_stack.push_back(cont);
+    stmt(dst->getBody());
+    st_->break_stack.pop_back();
+    st_->continue_stack.pop_back();
+    place(cont);
+    {
+      StmtScope sc(*this, dst->getCond());
+      cond_jump(dst->getCond(), true, head);
+    }
+    place(end);
+    return;
+  }
+  if (const auto* fs = dyn_cast<ForStmt>(s)) {
+    stmt(fs->getInit());
+    int head = new_label(), cont = new_label(), end = new_label();
+    place(head);
+    if (fs->getCond()) {
+      StmtScope sc(*this, fs->getCond());
+      cond_jump(fs->getCond(), false, end);
+    }
+    st_->break_stack.push_back(end);
+    st_->continue_stack.push_back(cont);
+    stmt(fs->getBody());
+    st_->break_stack.pop_back();
+    st_->continue_stack.pop_back();
+    place(cont);
+    if (fs->getInc()) {
+      StmtScope sc(*this, fs->getInc());
+      rvalue(fs->getInc(), false);
+    }
+    {
+      StmtScope sc(*this, fs->getCond() ? static_cast<const Stmt*>(fs->getCond()) : fs);
+      if (!fs->getCond()) cur_text_ = "for (;;)";
+      jump(head);
+    }
+    place(end);
+    return;
+  }
+  if (const auto* ss = dyn_cast<SwitchStmt>(s)) {
+    switch_stmt(ss);
+    return;
+  }
+  if (const auto* sc = dyn_cast<SwitchCase>(s)) {
+    auto it = st_->case_labels.find(sc);
+    if (it == st_->case_labels.end()) unsupported(s->getBeginLoc(), "case label outside switch");
+    place(it->second);
+    stmt(sc->getSubStmt());
+    return;
+  }
+  if (isa<BreakStmt>(s) || isa<ContinueStmt>(s)) {
+    StmtScope sc(*this, s);
+    auto& stack = isa<BreakStmt>(s) ? st_->break_stack : st_->continue_stack;
+    if (stack.empty()) unsupported(s->getBeginLoc(), "break/continue outside a loop");
+    jump(stack.back());
+    return;
+  }
+  if (const auto* gs = dyn_cast<GotoStmt>(s)) {
+    StmtScope sc(*this, s);
+    auto [it, fresh] = st_->user_labels.try_emplace(gs->getLabel(), -1);
+    if (fresh) it->second = new_label();
+    jump(it->second);
+    return;
+  }
+  if (const auto* ls = dyn_cast<LabelStmt>(s)) {
+    auto [it, fresh] = st_->user_labels.try_emplace(ls->getDecl(), -1);
+    if (fresh) it->second = new_label();
+    place(it->second);
+    stmt(ls->getSubStmt());
+    return;
+  }
+  if (const auto* rs = dyn_cast<ReturnStmt>(s)) {
+    StmtScope sc(*this, s);
+    ExprRef v = nullptr;
+    if (const Expr* e = rs->getRetValue()) {
+      if (st_->fn->return_type) {
+        if (e->getType()->isRecordType()) unsupported(e->getExprLoc(), "function returning a struct");
+        v = conv(*st_->fn->return_type, rvalue(e));
+      } else {
+        rvalue(e, false);
+      }
+    } else if (st_->fn->return_type) {
+      v = st_->fn->return_type->is_ptr() ? em().mk_null() : em().mk_const(*st_->fn->return_type, 0);
+    }
+    emit(InstrKind::Return, v);
+    return;
+  }
+  if (const auto* as = dyn_cast<AttributedStmt>(s)) {
+    stmt(as->getSubStmt());
+    return;
+  }
+  if (const auto* asmst = dyn_cast<GCCAsmStmt>(s)) {
+    if (asmst->getAsmString()->getString().trim().empty() && asmst->getNumOutputs() == 0 &&
+        asmst->getNumInputs() == 0)
+      return;  // compiler barrier: no effect under sequential consistency
+    unsupported(s->getBeginLoc(), "inline assembly");
+  }
+  unsupported(s->getBeginLoc(), std::string("statement '") + s->getStmtClassName() + "'");
+}
+
+// ---------------------------------------------------------------------------------------
+// Functions
+
+void Translator::translate_function(const FunctionDecl* fd) {
+  const ir::FunctionId id = fn_ids_.at(fd->getCanonicalDecl());
+  ir::Function fn;
+  fn.id = id;
+  fn.name = prog_.functions[id].name;
+  fn.has_body = true;
+  fn.is_atomic = prog_.functions[id].is_atomic;
+  fn.loc = prog_.functions[id].loc;
+  FnState st;
+  st.fn = &fn;
+  st.decl = fd;
+  st_ = &st;
+  cur_loc_ = ir_loc(fd->getBeginLoc());
+  cur_text_ = collapse(fd->getNameAsString() + "()");
+  const QualType rt = fd->getReturnType();
+  if (!rt->isVoidType()) {
+    if (rt->isRecordType()) unsupported(fd->getLocation(), "function returning a struct");
+    fn.return_type = scalar_type(rt, fd->getLocation());
+  }
+  collect_addr_taken(fd->getBody());
+  std::vector<std::pair<const ParmVarDecl*, LocalId>> spilled;
+  for (const ParmVarDecl* p : fd->parameters()) {
+    if (is_aggregate(p->getType())) unsupported(p->getLocation(), "struct passed by value");
+    std::string pname = p->getNameAsString();
+    if (pname.empty()) pname = "__arg" + std::to_string(fn.locals.size());
+    LocalId l = new_local(pname, scalar_type(p->getType(), p->getLocation()));
+    if (st.addr_taken.count(p)) spilled.push_back({p, l});
+    else st.locals[p] = l;
+  }
+  fn.num_params = static_cast<std::uint32_t>(fn.locals.size());
+  for (auto& [p, l] : spilled) {
+    ObjectId o = object_of(p);
+    emit(InstrKind::Store, em().mk_obj_addr(o, 0), em().mk_local(fn.locals[l].type, l));
+  }
+  stmt(fd->getBody());
+  // falling off the end
+  cur_loc_ = ir_loc(fd->getEndLoc());
+  cur_text_ = "}";
+  ExprRef rv = nullptr;
+  if (fn.return_type) rv = fn.return_type->is_ptr() ? em().mk_null() : em().mk_const(*fn.return_type, 0);
+  emit(InstrKind::Return, rv);
+  for (auto& [i, label] : st.fixups) {
+    std::int64_t pos = st.label_pos[label];
+    fn.body[i].target = static_cast<std::uint32_t>(pos < 0 ? fn.body.size() - 1 : pos);
+  }
+  fuse_loads();
+  prog_.functions[id] = std::move(fn);
+  st_ = nullptr;
+}
+
+// Peephole: `t := load(p); <instr using t once>` where t is used nowhere else and the second
+// instruction is local-only (no other access) becomes one instruction with the load inlined.
+// Both are steps of the same thread with no other shared access in between, so merging them
+// does not hide interleavings.
+void Translator::fuse_loads() {
+  ir::Function& fn = *st_->fn;
+  auto& body = fn.body;
+  std::vector<unsigned> uses(fn.locals.size(), 0);
+  auto count = [&](ExprRef e) {
+    if (!e) return;
+    ir::visit_post_order(e, [&](ExprRef n) {
+      if (n->op == Op::Local) ++uses[n->value];
+    });
+  };
+  std::vector<bool> is_target(body.size() + 1, false);
+  for (auto& in : body) {
+    count(in.a);
+    count(in.b);
+    for (auto x : in.args) count(x);
+    if (in.lhs != ir::kNoLocal && in.kind != InstrKind::Assign && in.kind != InstrKind::Havoc &&
+        in.kind != InstrKind::Call && in.kind != InstrKind::Malloc && in.kind != InstrKind::TryLock)
+      uses[in.lhs] += 2;
+    if (in.kind == InstrKind::Goto) is_target[in.target] = true;
+  }
+  // hash-consing makes `visit_post_order` count a shared node once; that is fine: a temp
+  // that occurs twice inside one expression is still used by a single instruction.
+  std::vector<bool> drop(body.size(), false);
+  for (std::size_t i = 0; i + 1 < body.size(); ++i) {
+    ir::Instr& ld = body[i];
+    ir::Instr& use = body[i + 1];
+    if (ld.kind != InstrKind::Assign || !ld.a || ld.a->op != Op::Load) continue;
+    if (!starts_with(fn.locals[ld.lhs].name, "__t") || uses[ld.lhs] != 1) continue;
+    if (is_target[i + 1]) continue;
+    if (use.kind != InstrKind::Assign && use.kind != InstrKind::Goto && use.kind != InstrKind::Assume &&
+        use.kind != InstrKind::Return &&
+        !(use.kind == InstrKind::Assert && use.assert_kind == ir::AssertKind::Property))
+      continue;
+    if (use.lhs == ld.lhs) continue;
+    if (!use.a || !ir::loads_in(use.a).empty() || (use.b && !ir::loads_in(use.b).empty())) continue;
+    const ExprRef from = em().mk_local(fn.locals[ld.lhs].type, ld.lhs);
+    bool found = false;
+    std::unordered_map<ExprRef, ExprRef> memo;
+    std::function<ExprRef(ExprRef)> subst = [&](ExprRef e) -> ExprRef {
+      if (e == from) {
+        found = true;
+        return ld.a;
+      }
+      if (e->kids.empty()) return e;
+      if (auto it = memo.find(e); it != memo.end()) return it->second;
+      std::vector<ExprRef> k;
+      for (auto c : e->kids) k.push_back(subst(c));
+      return memo[e] = em().rebuild(e, k);
+    };
+    ExprRef na = subst(use.a);
+    if (!found) continue;
+    use.a = na;
+    drop[i] = true;
+    ++i;  // the fused instruction now has a load: it cannot absorb another one
+  }
+  std::vector<std::uint32_t> new_index(body.size() + 1);
+  std::uint32_t n = 0;
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    new_index[i] = n;
+    if (!drop[i]) ++n;
+  }
+  new_index[body.size()] = n;
+  std::vector<ir::Instr> out;
+  out.reserve(n);
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    if (drop[i]) continue;
+    out.push_back(std::move(body[i]));
+    if (out.back().kind == InstrKind::Goto) out.back().target = new_index[out.back().target];
+  }
+  body = std::move(out);
+}
+
+FrontendResult Translator::run() {
+  FrontendResult res;
+  const FunctionDecl* main_fn = nullptr;
+  for (const Decl* d : ctx_.getTranslationUnitDecl()->decls())
+    if (const auto* fd = dyn_cast<FunctionDecl>(d); fd && fd->getName() == "main" && fd->hasBody())
+      main_fn = fd->getDefinition();
+  if (!main_fn) {
+    res.status = FrontendStatus::InputError;
+    Diagnostic d;
+    d.file = prog_.files[0];
+    d.message = "error: no main function";
+    res.diagnostics.push_back(d);
+    return res;
+  }
+  try {
+    prog_.entry = function_id(main_fn);
+  } catch (const Unsupported& u) {
+    diags_.push_back(diag_at(u.loc, "unsupported: " + u.what));
+  }
+  std::set<const FunctionDecl*> done;
+  while (!worklist_.empty()) {
+    const FunctionDecl* fd = worklist_.front();
+    worklist_.pop_front();
+    if (!done.insert(fd).second) continue;
+    try {
+      translate_function(fd);
+    } catch (const Unsupported& u) {
+      st_ = nullptr;
+      diags_.push_back(diag_at(u.loc, "unsupported: " + u.what));
+    }
+  }
+  if (!diags_.empty()) {
+    res.status = FrontendStatus::Unsupported;
+    res.diagnostics = std::move(diags_);
+    return res;
+  }
+  res.status = FrontendStatus::Ok;
+  res.program = std::move(prog_);
+  return res;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------
+// Entry point
+
+FrontendResult translate_file(const std::string& path, const FrontendOptions& options) {
+  FrontendResult res;
+  res.status = FrontendStatus::InputError;
+  auto fail = [&](std::string msg) -> FrontendResult {
+    Diagnostic d;
+    d.file = path;
+    d.message = "error: " + std::move(msg);
+    res.diagnostics.push_back(std::move(d));
+    return std::move(res);
+  };
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return fail("no such file");
+  if (!std::filesystem::is_regular_file(path, ec)) return fail("not a regular file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return fail("cannot open file for reading");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) return fail("cannot read file");
+  const std::string code = ss.str();
+  if (code.find('\0') != std::string::npos) return fail("not a C source file (contains binary data)");
+  std::string dir = std::filesystem::path(path).parent_path().string();
+  if (dir.empty()) dir = ".";
+  std::vector<std::string> args = {"-xc", "-std=gnu11", std::string("-resource-dir=") + CLANG_RESOURCE_DIR,
+                                   "-I" + dir, "-w", "-ferror-limit=20",
+                                   "-Wno-error=implicit-function-declaration", "-Wno-error=int-conversion",
+                                   "-Wno-error=incompatible-function-pointer-types", "-Wno-error=implicit-int",
+                                   "-Wno-error=return-type"};
+  for (const auto& a : options.extra_args) args.push_back(a);
+  CollectingConsumer consumer;
+  std::unique_ptr<ASTUnit> ast = tooling::buildASTFromCodeWithArgs(
+      code, args, path, "siren", std::make_shared<PCHContainerOperations>(),
+      tooling::getClangStripDependencyFileAdjuster(), tooling::FileContentMappings(), &consumer);
+  if (!ast) return fail("clang could not parse the file");
+  if (!consumer.errors.empty() || ast->getDiagnostics().hasErrorOccurred()) {
+    res.diagnostics = consumer.errors;
+    if (res.diagnostics.empty()) return fail("clang reported errors");
+    for (auto& d : res.diagnostics)
+      if (d.file.empty()) d.file = path;
+    return res;
+  }
+  Translator t(ast->getASTContext(), path);
+  return t.run();
+}
+
+}  // namespace siren::frontend
