@@ -1,0 +1,467 @@
+// Explicit-state explorer (ir/explorer.hpp).
+#include "ir/explorer.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <functional>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace siren::ir {
+
+const char* explore_verdict_name(ExploreVerdict v) {
+  switch (v) {
+    case ExploreVerdict::Unsafe: return "UNSAFE";
+    case ExploreVerdict::Safe: return "SAFE";
+    case ExploreVerdict::SafeUpToBound: return "SAFE up to bound";
+    case ExploreVerdict::Unknown: return "UNKNOWN";
+  }
+  return "?";
+}
+
+std::string format_control_state(const ThreadModel& tm, const ControlState& cs) {
+  std::string out;
+  for (std::size_t t = 0; t < cs.pcs.size() && t < tm.threads.size(); ++t) {
+    if (t) out += ' ';
+    out += tm.threads[t].name + ':';
+    const std::int32_t pc = cs.pcs[t];
+    if (pc == ControlState::kNotStarted) {
+      out += '-';
+    } else if (pc == ControlState::kFinished) {
+      out += "done";
+    } else {
+      const auto& code = tm.threads[t].code;
+      const SourceLoc loc = static_cast<std::size_t>(pc) < code.size() ? code[pc].loc : SourceLoc{};
+      out += (loc.file < tm.files.size() ? tm.files[loc.file] : std::string("?")) + ':' + std::to_string(loc.line);
+    }
+  }
+  if (cs.terminated) out += " [terminated]";
+  return out;
+}
+
+namespace {
+
+std::size_t mix(std::size_t h, std::uint64_t v) {
+  v *= 0x9e3779b97f4a7c15ULL;
+  v ^= v >> 29;
+  return (h ^ v) * 0x100000001b3ULL + 0x7f4a7c15;
+}
+
+struct StateHash {
+  std::size_t operator()(const State& s) const {
+    std::size_t h = 1469598103934665603ULL;
+    for (const auto& obj : s.memory)
+      for (const Value& v : obj) h = mix(mix(h, v.bits), v.obj);
+    for (bool b : s.live) h = mix(h, b);
+    for (bool b : s.allocated) h = mix(h, b);
+    for (const ThreadState& t : s.threads) {
+      h = mix(h, t.pc);
+      h = mix(h, (t.started ? 1 : 0) | (t.finished ? 2 : 0));
+      for (const Value& v : t.locals) h = mix(mix(h, v.bits), v.obj);
+      h = mix(mix(h, t.retval.bits), t.retval.obj);
+    }
+    h = mix(h, s.atomic);
+    h = mix(h, s.terminated);
+    return h;
+  }
+};
+
+ControlState control_of(const State& s) {
+  ControlState cs;
+  cs.terminated = s.terminated;
+  for (const ThreadState& t : s.threads)
+    cs.pcs.push_back(!t.started ? ControlState::kNotStarted
+                     : t.finished ? ControlState::kFinished
+                                  : static_cast<std::int32_t>(t.pc));
+  return cs;
+}
+
+/// The domain of nondet values for a type; `restricted` when it is smaller than the type.
+std::vector<Value> domain_of(Type t, const ExploreOptions& o, bool& restricted) {
+  std::vector<Value> out;
+  if (t.is_ptr()) {
+    restricted = true;
+    return {Value{}};
+  }
+  std::vector<std::uint64_t> seen;
+  for (std::int64_t v = o.nondet_min; v <= o.nondet_max; ++v) {
+    const std::uint64_t n = normalize(t, static_cast<std::uint64_t>(v));
+    if (std::find(seen.begin(), seen.end(), n) == seen.end()) {
+      seen.push_back(n);
+      out.push_back({n, 0});
+    }
+    if (v == o.nondet_max) break;  // avoid overflow when nondet_max == INT64_MAX
+  }
+  const double type_size = t.is_bool() ? 2.0 : (t.width >= 63 ? 1e19 : static_cast<double>(1ULL << t.width));
+  if (static_cast<double>(out.size()) < type_size) restricted = true;
+  if (out.empty()) out.push_back({});
+  return out;
+}
+
+/// Cartesian product of domains, capped.
+std::vector<std::vector<Value>> product(const std::vector<std::vector<Value>>& doms, std::size_t cap, bool& capped) {
+  std::vector<std::vector<Value>> out{{}};
+  for (const auto& d : doms) {
+    std::vector<std::vector<Value>> next;
+    for (const auto& prefix : out)
+      for (const Value& v : d) {
+        if (next.size() >= cap) {
+          capped = true;
+          break;
+        }
+        auto p = prefix;
+        p.push_back(v);
+        next.push_back(std::move(p));
+      }
+    out = std::move(next);
+  }
+  return out;
+}
+
+struct Access {
+  std::uint64_t loc;
+  bool write;
+};
+
+class AccessCollector {
+ public:
+  AccessCollector(const ThreadModel& tm, const Interpreter& in) : tm_(tm), in_(in) {
+    base_ = tm.objects.size();
+  }
+
+  std::uint64_t cell(ObjectId o, std::uint64_t off) const { return (static_cast<std::uint64_t>(o) << 32) | (off & 0xffffffffULL); }
+  std::uint64_t special(std::size_t kind, std::uint64_t idx) const { return (static_cast<std::uint64_t>(base_ + kind) << 32) | idx; }
+  std::uint64_t started(ThreadId t) const { return special(0, t); }
+  std::uint64_t finished(ThreadId t) const { return special(1, t); }
+  std::uint64_t alloc(ObjectId o) const { return special(2, o); }
+  std::uint64_t atomic() const { return special(3, 0); }
+  std::uint64_t terminated() const { return special(4, 0); }
+
+  void ptr_access(const State& s, const Value& p, bool write, std::vector<Access>& out) const {
+    if (p.obj != 0 && p.obj < tm_.objects.size() && tm_.objects[p.obj].kind == ObjectKind::Heap)
+      out.push_back({alloc(p.obj), false});
+    if (in_.valid_ptr(s, p)) out.push_back({cell(p.obj, p.bits), write});
+  }
+
+  void expr_accesses(const State& s, ThreadId t, ExprRef e, std::vector<Access>& out) const {
+    if (!e) return;
+    visit_post_order(e, [&](ExprRef n) {
+      if (n->op == Op::Load) ptr_access(s, in_.eval(s, t, n->kids[0]), false, out);
+      else if (n->op == Op::ValidPtr) {
+        const Value p = in_.eval(s, t, n->kids[0]);
+        if (p.obj != 0 && p.obj < tm_.objects.size() && tm_.objects[p.obj].kind == ObjectKind::Heap)
+          out.push_back({alloc(p.obj), false});
+      }
+    });
+  }
+
+  /// The locations the next step of `t` in `s` reads and writes.
+  std::vector<Access> of(const State& s, ThreadId t) const {
+    std::vector<Access> out{{started(t), false}, {terminated(), false}};
+    const Instr& in = tm_.threads[t].code[s.threads[t].pc];
+    expr_accesses(s, t, in.a, out);
+    expr_accesses(s, t, in.b, out);
+    for (ExprRef a : in.args) expr_accesses(s, t, a, out);
+    switch (in.kind) {
+      case InstrKind::Store: ptr_access(s, in_.eval(s, t, in.a), true, out); break;
+      case InstrKind::Lock: case InstrKind::TryLock: case InstrKind::Unlock: case InstrKind::RdLock:
+      case InstrKind::WrLock: case InstrKind::RwUnlock: case InstrKind::CondSignal: case InstrKind::CondBroadcast:
+        ptr_access(s, in_.eval(s, t, in.a), true, out);
+        break;
+      case InstrKind::ThreadCreate: {
+        const std::uint64_t counter = in.lhs < s.threads[t].locals.size() ? s.threads[t].locals[in.lhs].bits : 0;
+        if (counter < in.threads.size()) out.push_back({started(in.threads[counter]), true});
+        if (in.a) ptr_access(s, in_.eval(s, t, in.a), true, out);
+        break;
+      }
+      case InstrKind::ThreadJoin: {
+        const Value h = in_.eval(s, t, in.a);
+        out.push_back({finished(static_cast<ThreadId>(h.bits)), false});
+        if (in.b) ptr_access(s, in_.eval(s, t, in.b), true, out);
+        break;
+      }
+      case InstrKind::ThreadExit: out.push_back({finished(t), true}); break;
+      case InstrKind::AtomicBegin: case InstrKind::AtomicEnd: out.push_back({atomic(), true}); break;
+      case InstrKind::Malloc: out.push_back({alloc(in.obj), true}); break;
+      case InstrKind::Free: {
+        const Value p = in_.eval(s, t, in.a);
+        if (p.obj != 0) out.push_back({alloc(p.obj), true});
+        break;
+      }
+      case InstrKind::Abort: out.push_back({terminated(), true}); break;
+      default: break;
+    }
+    return out;
+  }
+
+ private:
+  const ThreadModel& tm_;
+  const Interpreter& in_;
+  std::size_t base_ = 0;
+};
+
+bool dependent(const std::vector<Access>& a, const std::vector<Access>& b) {
+  for (const Access& x : a)
+    for (const Access& y : b)
+      if (x.loc == y.loc && (x.write || y.write)) return true;
+  return false;
+}
+
+/// Lexicographically smallest linearization (by thread id) of the happens-before order of a
+/// trace: a canonical representative of its Mazurkiewicz class.
+std::string canonical(const std::vector<ThreadId>& threads, const std::vector<std::vector<Access>>& acc) {
+  const std::size_t n = threads.size();
+  std::vector<std::vector<std::size_t>> preds(n);
+  for (std::size_t j = 0; j < n; ++j)
+    for (std::size_t i = 0; i < j; ++i)
+      if (threads[i] == threads[j] || dependent(acc[i], acc[j])) preds[j].push_back(i);
+  std::vector<char> done(n, 0);
+  std::string key;
+  for (std::size_t k = 0; k < n; ++k) {
+    std::size_t best = n;
+    for (std::size_t j = 0; j < n; ++j) {
+      if (done[j]) continue;
+      bool ready = true;
+      for (std::size_t i : preds[j])
+        if (!done[i]) { ready = false; break; }
+      if (ready && (best == n || threads[j] < threads[best])) best = j;
+    }
+    done[best] = 1;
+    key += std::to_string(threads[best]);
+    key += ',';
+  }
+  return key;
+}
+
+class Explorer {
+ public:
+  Explorer(const ThreadModel& tm, const ExploreOptions& o) : tm_(tm), o_(o), in_(tm), acc_(tm, in_) {}
+
+  ExploreResult run() {
+    // initial states
+    std::vector<std::vector<Value>> doms;
+    for (const Object& obj : tm_.objects)
+      if (obj.id != 0 && obj.kind != ObjectKind::Heap)
+        for (const Cell& c : obj.cells)
+          if (c.init_nondet) doms.push_back(domain_of(c.type, o_, r_.nondet_restricted));
+    if (!doms.empty()) r_.has_nondet = true;
+    bool capped = false;
+    auto inits = product(doms, o_.max_nondet_combinations, capped);
+    if (capped) r_.nondet_restricted = true;
+    for (const auto& init : inits) {
+      State s = in_.initial_state(init);
+      add_state(std::move(s), kNoParent, Step{}, 0, init);
+    }
+    bfs();
+    finish_verdict();
+    if (o_.count_schedules) count();
+    return std::move(r_);
+  }
+
+ private:
+  static constexpr std::size_t kNoParent = ~std::size_t{0};
+  struct Node {
+    std::size_t parent;
+    Step step;       // the step from the parent
+    std::size_t depth;
+    std::size_t init;  // index into inits_
+  };
+
+  bool add_state(State s, std::size_t parent, Step step, std::size_t depth, const std::vector<Value>& init = {}) {
+    if (seen_.count(s)) return false;
+    if (states_.size() >= o_.max_states) {
+      r_.state_limit_hit = true;
+      return false;
+    }
+    std::size_t init_index;
+    if (parent == kNoParent) {
+      init_index = inits_.size();
+      inits_.push_back(init);
+    } else {
+      init_index = nodes_[parent].init;
+    }
+    r_.control_states.insert(control_of(s));
+    seen_.emplace(s, states_.size());
+    nodes_.push_back({parent, std::move(step), depth, init_index});
+    states_.push_back(std::move(s));
+    r_.max_depth = std::max(r_.max_depth, depth);
+    return true;
+  }
+
+  /// Nondet alternatives for the next step of `t` in `s`.
+  std::vector<std::vector<Value>> choices(const State& s, ThreadId t) {
+    const Instr& in = tm_.threads[t].code[s.threads[t].pc];
+    if (in.kind == InstrKind::Havoc && in.lhs < tm_.threads[t].locals.size()) {
+      r_.has_nondet = true;
+      std::vector<std::vector<Value>> out;
+      for (const Value& v : domain_of(tm_.threads[t].locals[in.lhs].type, o_, r_.nondet_restricted)) out.push_back({v});
+      return out;
+    }
+    if (in.kind == InstrKind::Malloc && in.obj < tm_.objects.size()) {
+      std::vector<std::vector<Value>> doms;
+      for (const Cell& c : tm_.objects[in.obj].cells)
+        if (c.init_nondet) doms.push_back(domain_of(c.type, o_, r_.nondet_restricted));
+      if (doms.empty()) return {{}};
+      r_.has_nondet = true;
+      bool capped = false;
+      auto out = product(doms, o_.max_nondet_combinations, capped);
+      if (capped) r_.nondet_restricted = true;
+      return out;
+    }
+    return {{}};
+  }
+
+  void record_error(std::size_t parent, const Step& step, const StepResult& res) {
+    const bool better = !r_.error_kind || (*r_.error_kind != AssertKind::Property && res.error_kind == AssertKind::Property);
+    if (!better) return;
+    r_.error_kind = res.error_kind;
+    r_.error_message = res.error_message;
+    r_.error_loc = res.loc;
+    r_.error_thread = step.thread;
+    std::vector<Step> trace{step};
+    std::size_t n = parent;
+    while (nodes_[n].parent != kNoParent) {
+      trace.push_back(nodes_[n].step);
+      n = nodes_[n].parent;
+    }
+    std::reverse(trace.begin(), trace.end());
+    r_.error_trace = std::move(trace);
+    r_.error_initial_nondet = inits_[nodes_[n].init];
+  }
+
+  void bfs() {
+    for (std::size_t i = 0; i < states_.size(); ++i) {
+      const std::size_t depth = nodes_[i].depth;
+      for (ThreadId t = 0; t < tm_.threads.size(); ++t) {
+        if (!in_.enabled(states_[i], t)) continue;
+        if (o_.bound && depth >= o_.bound) {
+          r_.bound_hit = true;
+          break;
+        }
+        for (auto& nd : choices(states_[i], t)) {
+          Step step{t, std::move(nd)};
+          State next = states_[i];
+          const StepResult res = in_.step(next, step);
+          if (res.outcome == StepOutcome::Error) {
+            record_error(i, step, res);
+            continue;
+          }
+          if (res.outcome != StepOutcome::Ok) continue;
+          add_state(std::move(next), i, std::move(step), depth + 1);
+        }
+      }
+      if (r_.state_limit_hit) break;
+    }
+    r_.states = states_.size();
+  }
+
+  void finish_verdict() {
+    if (r_.error_kind && *r_.error_kind == AssertKind::Property) {
+      r_.verdict = ExploreVerdict::Unsafe;
+    } else if (r_.error_kind) {
+      r_.verdict = ExploreVerdict::Unknown;
+      r_.reason = std::string(*r_.error_kind == AssertKind::MemSafety ? "memory-safety" : "modelling-limit") +
+                  " error reachable: " + r_.error_message;
+    } else if (r_.state_limit_hit) {
+      r_.verdict = ExploreVerdict::Unknown;
+      r_.reason = "state limit of " + std::to_string(o_.max_states) + " reached";
+    } else if (r_.nondet_restricted) {
+      r_.verdict = ExploreVerdict::Unknown;
+      r_.reason = "nondet values restricted to " + std::to_string(o_.nondet_min) + ".." + std::to_string(o_.nondet_max);
+    } else if (r_.bound_hit) {
+      r_.verdict = ExploreVerdict::SafeUpToBound;
+      r_.reason = "bound " + std::to_string(o_.bound) + " reached";
+    } else {
+      r_.verdict = ExploreVerdict::Safe;
+    }
+  }
+
+  // ---- schedules and Mazurkiewicz classes: DFS over complete executions ----
+  void count() {
+    if (r_.has_nondet) {
+      r_.counting_note = "not computed: the program has nondet choices";
+      return;
+    }
+    if (r_.state_limit_hit) {
+      r_.counting_note = "not computed: state limit reached";
+      return;
+    }
+    if (states_.empty()) return;
+    paths_ = 0;
+    abort_ = false;
+    State s = states_[0];
+    std::vector<ThreadId> threads;
+    std::vector<std::vector<Access>> accs;
+    std::unordered_set<State, StateHash> on_stack;
+    dfs(s, 0, threads, accs, on_stack);
+    if (abort_) return;
+    r_.schedules = paths_;
+    r_.mazurkiewicz_classes = classes_.size();
+  }
+
+  void dfs(const State& s, std::size_t depth, std::vector<ThreadId>& threads,
+           std::vector<std::vector<Access>>& accs, std::unordered_set<State, StateHash>& on_stack) {
+    if (abort_) return;
+    bool moved = false;
+    if (!(o_.bound && depth >= o_.bound)) {
+      if (!o_.bound) {
+        if (on_stack.count(s)) {
+          abort_ = true;
+          r_.counting_note = "not computed: infinitely many schedules (the state graph has a cycle; give a bound)";
+          return;
+        }
+        on_stack.insert(s);
+      }
+      for (ThreadId t = 0; t < tm_.threads.size() && !abort_; ++t) {
+        if (!in_.enabled(s, t)) continue;
+        moved = true;
+        State next = s;
+        threads.push_back(t);
+        accs.push_back(acc_.of(s, t));
+        const StepResult res = in_.step(next, Step{t, {}});
+        if (res.outcome == StepOutcome::Error) complete(threads, accs);
+        else dfs(next, depth + 1, threads, accs, on_stack);
+        threads.pop_back();
+        accs.pop_back();
+      }
+      if (!o_.bound) on_stack.erase(s);
+    }
+    if (!moved) complete(threads, accs);
+  }
+
+  void complete(const std::vector<ThreadId>& threads, const std::vector<std::vector<Access>>& accs) {
+    if (++paths_ > o_.max_paths) {
+      abort_ = true;
+      r_.counting_note = "not computed: more than " + std::to_string(o_.max_paths) + " complete executions";
+      return;
+    }
+    classes_.insert(canonical(threads, accs));
+  }
+
+  const ThreadModel& tm_;
+  const ExploreOptions& o_;
+  Interpreter in_;
+  AccessCollector acc_;
+  ExploreResult r_;
+  std::vector<State> states_;
+  std::vector<Node> nodes_;
+  std::vector<std::vector<Value>> inits_;
+  std::unordered_map<State, std::size_t, StateHash> seen_;
+  std::uint64_t paths_ = 0;
+  bool abort_ = false;
+  std::unordered_set<std::string> classes_;
+};
+
+}  // namespace
+
+ExploreResult explore(const ThreadModel& tm, const ExploreOptions& options) {
+  if (tm.threads.empty()) {
+    ExploreResult r;
+    r.verdict = ExploreVerdict::Unknown;
+    r.reason = "no threads (no entry function)";
+    return r;
+  }
+  return Explorer(tm, options).run();
+}
+
+}  // namespace siren::ir
