@@ -422,8 +422,12 @@ void Octagon::assign_add_const(int x, std::int64_t c) {
   close();
   if (empty_) return;
   const int p = 2 * x, q = 2 * x + 1;
+  bool saturated = false;
   auto shift = [&](Bound& e, Wide d) {
-    if (e != kInfinity) e = normalize(Wide{e} + d);
+    if (e == kInfinity) return;
+    const Wide exact = Wide{e} + d;
+    e = normalize(exact);
+    saturated = saturated || Wide{e} != exact;
   };
   for (int j = 0; j < dim_; ++j) {
     if (j == p || j == q) continue;
@@ -434,8 +438,8 @@ void Octagon::assign_add_const(int x, std::int64_t c) {
   }
   shift(at(q, p), 2 * Wide{c});
   shift(at(p, q), -2 * Wide{c});
-  // Still tightly closed (a translation), unless normalisation saturated an entry.
-  closed_ = true;
+  // A translation keeps the matrix tightly closed, unless normalisation weakened an entry.
+  closed_ = !saturated;
 }
 
 void Octagon::assign_var(int x, int y, int sign, std::int64_t c) {
