@@ -423,11 +423,11 @@ class Translator {
   void init_leaves(QualType t, const Expr* init, std::uint64_t base,
                    std::vector<std::pair<std::uint64_t, const Expr*>>& out) {
     SourceLocation loc = init ? init->getExprLoc() : SourceLocation();
-    if (sync_kind(ctx_, t) != Sync::None) {
-      out.push_back({base, nullptr});
+    if (init) init = init->IgnoreParens();
+    if (sync_kind(ctx_, t) != Sync::None) {  // PTHREAD_*_INITIALIZER (a brace list): free / 0
+      out.push_back({base, init && !isa<InitListExpr>(init) ? init : nullptr});
       return;
     }
-    if (init) init = init->IgnoreParens();
     if (init && isa<ImplicitValueInitExpr>(init)) init = nullptr;
     QualType c = t.getCanonicalType();
     if (c->isArrayType()) {
@@ -723,16 +723,16 @@ Translator::LV Translator::lvalue(const Expr* e) {
   if (const auto* me = dyn_cast<MemberExpr>(e)) {
     const auto* fd = dyn_cast<FieldDecl>(me->getMemberDecl());
     if (!fd) unsupported(e->getExprLoc(), "member is not a field");
-    if (fd->getParent()->isUnion()) unsupported(e->getExprLoc(), "union member access");
-    if (fd->isBitField()) unsupported(e->getExprLoc(), "bit-field '" + fd->getNameAsString() + "'");
     ExprRef base;
     if (me->isArrow()) {
       base = conv(Type::pointer(), rvalue(me->getBase()));
     } else {
-      LV b = lvalue(me->getBase());
+      LV b = lvalue(me->getBase());  // reports an unsupported variable at its declaration
       if (b.is_local) unsupported(e->getExprLoc(), "member of a non-memory struct");
       base = b.addr;
     }
+    if (fd->getParent()->isUnion()) unsupported(e->getExprLoc(), "union member access");
+    if (fd->isBitField()) unsupported(e->getExprLoc(), "bit-field '" + fd->getNameAsString() + "'");
     lv.addr = tmp_of(em().mk_binary(Op::PtrAdd, base, int_const(static_cast<std::int64_t>(field_offset(fd, e->getExprLoc())))));
     return lv;
   }

@@ -1,0 +1,473 @@
+// Unit tests of the C front end: small C snippets are written to a temporary file, translated,
+// and the IR shape is checked (instruction kinds, one memory access per instruction, memory
+// safety checks, object cells and initial values, diagnostics with exact locations).
+#include "frontend/frontend.hpp"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+using namespace siren;
+using frontend::FrontendStatus;
+using ir::InstrKind;
+
+namespace {
+
+std::string temp_file(const std::string& name, const std::string& content) {
+  auto dir = std::filesystem::temp_directory_path() / ("siren_fe_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  auto p = dir / name;
+  std::ofstream(p, std::ios::binary) << content;
+  return p.string();
+}
+
+frontend::FrontendResult tr(const std::string& code, const std::string& name = "t.c") {
+  return frontend::translate_file(temp_file(name, code));
+}
+
+ir::Program ok(const std::string& code) {
+  auto r = tr(code);
+  for (auto& d : r.diagnostics) INFO(d.str());
+  REQUIRE(r.status == FrontendStatus::Ok);
+  return std::move(*r.program);
+}
+
+const ir::Function& fn(const ir::Program& p, const std::string& name) {
+  const ir::Function* f = p.find_function(name);
+  REQUIRE(f != nullptr);
+  return *f;
+}
+
+int count(const ir::Function& f, InstrKind k) {
+  int n = 0;
+  for (auto& in : f.body) n += in.kind == k;
+  return n;
+}
+
+std::size_t accesses(const ir::Instr& in) {
+  std::size_t n = in.kind == InstrKind::Store ? 1 : 0;
+  for (auto e : {in.a, in.b})
+    if (e) n += ir::loads_in(e).size();
+  for (auto e : in.args) n += ir::loads_in(e).size();
+  return n;
+}
+
+const ir::Object& obj(const ir::Program& p, const std::string& name) {
+  for (auto& o : p.objects)
+    if (o.name == name) return o;
+  FAIL("no object " << name);
+  return p.objects[0];
+}
+
+// Every function: ends with Return, goto targets in range, <= 1 access per instruction, and
+// every access through a non-constant address is preceded by a MemSafety assert on it.
+void well_formed(const ir::Program& p) {
+  for (auto& f : p.functions) {
+    if (!f.has_body) continue;
+    INFO("function " << f.name);
+    REQUIRE(!f.body.empty());
+    CHECK(f.body.back().kind == InstrKind::Return);
+    for (std::size_t i = 0; i < f.body.size(); ++i) {
+      const auto& in = f.body[i];
+      INFO("instr " << i << " " << in.text);
+      CHECK(accesses(in) <= 1);
+      if (in.kind == InstrKind::Goto) CHECK(in.target < f.body.size());
+      std::vector<ir::ExprRef> addrs;
+      for (auto e : {in.a, in.b})
+        if (e)
+          for (auto l : ir::loads_in(e)) addrs.push_back(l->kids[0]);
+      if (in.kind == InstrKind::Store) addrs.push_back(in.a);
+      for (auto a : addrs) {
+        CHECK(ir::loads_in(a).empty());
+        const bool safe = a->op == ir::Op::ObjAddr && a->offset() >= 0 &&
+                          static_cast<std::size_t>(a->offset()) < p.objects[a->obj].cells.size();
+        if (safe) continue;
+        REQUIRE(i > 0);
+        const auto& prev = f.body[i - 1];
+        CHECK(prev.kind == InstrKind::Assert);
+        CHECK(prev.assert_kind == ir::AssertKind::MemSafety);
+        CHECK(prev.a->op == ir::Op::ValidPtr);
+        CHECK(prev.a->kids[0] == a);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("lazy01-like program: mutex cell, lock/unlock, create/join, reach_error with a body") {
+  auto p = ok(R"(
+#include <pthread.h>
+void reach_error() {}
+pthread_mutex_t mutex;
+int data = 0;
+void *thread1(void *arg) { pthread_mutex_lock(&mutex); data++; pthread_mutex_unlock(&mutex); return 0; }
+void *thread3(void *arg) { if (data >= 3) { reach_error(); } return 0; }
+int main() {
+  pthread_mutex_init(&mutex, 0);
+  pthread_t t1, t3;
+  pthread_create(&t1, 0, thread1, 0);
+  pthread_create(&t3, 0, thread3, 0);
+  pthread_join(t1, 0);
+  pthread_join(t3, 0);
+  return 0;
+}
+)");
+  well_formed(p);
+  REQUIRE(p.entry != ir::kNoFunction);
+  CHECK(p.functions[p.entry].name == "main");
+  const auto& m = obj(p, "mutex");
+  REQUIRE(m.cells.size() == 1);
+  CHECK(m.cells[0].kind == ir::CellKind::Mutex);
+  CHECK(m.cells[0].type == ir::Type::integer(32, true));
+  const auto& t1 = obj(p, "t1");
+  CHECK(t1.kind == ir::ObjectKind::Local);
+  CHECK(t1.cells[0].kind == ir::CellKind::ThreadHandle);
+  CHECK(t1.cells[0].type == ir::Type::integer(64, false));
+  const auto& main_fn = fn(p, "main");
+  CHECK(count(main_fn, InstrKind::ThreadCreate) == 2);
+  CHECK(count(main_fn, InstrKind::ThreadJoin) == 2);
+  CHECK(main_fn.frame_objects.size() == 2);
+  for (auto& in : main_fn.body)
+    if (in.kind == InstrKind::ThreadCreate) CHECK(p.functions[in.callee].name.rfind("thread", 0) == 0);
+  // pthread_mutex_init stores 0 into the mutex cell
+  CHECK(main_fn.body[0].kind == InstrKind::Store);
+  const auto& th1 = fn(p, "thread1");
+  CHECK(count(th1, InstrKind::Lock) == 1);
+  CHECK(count(th1, InstrKind::Unlock) == 1);
+  // data++ is a load then a store
+  CHECK(count(th1, InstrKind::Store) == 1);
+  const auto& th3 = fn(p, "thread3");
+  bool found = false;
+  for (auto& in : th3.body)
+    if (in.kind == InstrKind::Assert && in.assert_kind == ir::AssertKind::Property) {
+      found = true;
+      CHECK(in.message == "reach_error() called");
+      CHECK(in.a->is_const());
+      CHECK(in.loc.line == 7);
+    }
+  CHECK(found);
+  CHECK(p.find_function("reach_error") == nullptr);  // the call is the violation; never inlined
+}
+
+TEST_CASE("granularity: x = y + z on globals is two loads and a store") {
+  auto p = ok("int x, y, z;\nint main() { x = y + z; return 0; }\n");
+  well_formed(p);
+  const auto& f = fn(p, "main");
+  int loads = 0, stores = 0;
+  for (auto& in : f.body) {
+    if (in.kind == InstrKind::Assign && in.a && in.a->op == ir::Op::Load) ++loads;
+    if (in.kind == InstrKind::Store) {
+      ++stores;
+      CHECK(ir::loads_in(in.b).empty());
+      CHECK(in.text == "x = y + z");
+    }
+  }
+  CHECK(loads == 2);
+  CHECK(stores == 1);
+}
+
+TEST_CASE("granularity: compound assignment, ++ and a condition with one load") {
+  auto p = ok("int x, y;\nint main() { x += y; y++; if (x > 0) x = 1; return x; }\n");
+  well_formed(p);
+  const auto& f = fn(p, "main");
+  bool goto_with_load = false;
+  for (auto& in : f.body)
+    if (in.kind == InstrKind::Goto && !ir::loads_in(in.a).empty()) goto_with_load = true;
+  CHECK(goto_with_load);  // `if (x > 0)` may keep its single load
+  CHECK(count(f, InstrKind::Store) == 3);
+}
+
+TEST_CASE("memory: arrays and structs are flattened, initialisers are constant-evaluated") {
+  auto p = ok(R"(
+struct S { int a; int *p; };
+struct S s[2] = { {1, 0}, {2, 0} };
+int arr[3] = {1, 2};
+int *q = &arr[1];
+struct N { struct S in; char c[2]; } n;
+int main() { n.c[1] = s[1].a + arr[0] + *q; return 0; }
+)");
+  well_formed(p);
+  const auto& s = obj(p, "s");
+  REQUIRE(s.cells.size() == 4);
+  CHECK(s.cells[0].name == "s[0].a");
+  CHECK(s.cells[3].name == "s[1].p");
+  CHECK(s.cells[2].init == 2);
+  CHECK(s.cells[3].type.is_ptr());
+  const auto& arr = obj(p, "arr");
+  REQUIRE(arr.cells.size() == 3);
+  CHECK(arr.cells[0].init == 1);
+  CHECK(arr.cells[2].init == 0);
+  CHECK(!arr.cells[2].init_nondet);
+  const auto& q = obj(p, "q");
+  CHECK(q.cells[0].init_obj == arr.id);
+  CHECK(q.cells[0].init == 1);
+  const auto& n = obj(p, "n");
+  REQUIRE(n.cells.size() == 4);
+  CHECK(n.cells[3].name == "n.c[1]");
+  CHECK(n.cells[3].type == ir::Type::integer(8, true));
+}
+
+TEST_CASE("memory: address-taken locals are frame objects; p->f and p + i are in cells") {
+  auto p = ok(R"(
+struct S { int a; int b; };
+void set(int *p) { *p = 1; }
+int get(struct S *p, int i) { return (p + i)->b; }
+int main() { int x; int y = 2; struct S s[3]; set(&x); return get(s, 1) + y; }
+)");
+  well_formed(p);
+  const auto& m = fn(p, "main");
+  REQUIRE(m.frame_objects.size() == 2);  // x (address taken) and s (array)
+  const auto& x = p.objects[m.frame_objects[0]];
+  CHECK(x.kind == ir::ObjectKind::Local);
+  CHECK(x.owner == m.id);
+  CHECK(x.cells[0].init_nondet);
+  bool y_is_local = false;
+  for (auto& l : m.locals) y_is_local |= l.name == "y";
+  CHECK(y_is_local);
+  // (p + i)->b : address p + i*2 + 1, checked before the load
+  const auto& g = fn(p, "get");
+  int checks = 0;
+  for (auto& in : g.body) checks += in.kind == InstrKind::Assert && in.assert_kind == ir::AssertKind::MemSafety;
+  CHECK(checks == 1);
+  CHECK(count(fn(p, "set"), InstrKind::Store) == 1);
+}
+
+TEST_CASE("short-circuit: && with a memory access in the second operand becomes branches") {
+  auto p = ok(R"(
+int *p; int x;
+int main() { int r = x > 0 && *p > 1; if (p != 0 && *p == 3) x = 2; return r; }
+)");
+  well_formed(p);
+  const auto& f = fn(p, "main");
+  // the dereference of p must sit after a branch on the first operand
+  std::size_t first_goto = f.body.size(), first_check = f.body.size();
+  for (std::size_t i = 0; i < f.body.size(); ++i) {
+    if (f.body[i].kind == InstrKind::Goto && first_goto == f.body.size()) first_goto = i;
+    if (f.body[i].kind == InstrKind::Assert && first_check == f.body.size()) first_check = i;
+  }
+  CHECK(first_goto < first_check);
+  CHECK(count(f, InstrKind::Goto) >= 3);
+}
+
+TEST_CASE("assertions: assert(e) from assert.h, __VERIFIER_error, __VERIFIER_assume, nondet") {
+  auto p = ok(R"(
+#include <assert.h>
+extern int __VERIFIER_nondet_int(void);
+extern _Bool __VERIFIER_nondet_bool(void);
+extern void __VERIFIER_assume(int);
+extern void __VERIFIER_error(void);
+int main() {
+  int x = __VERIFIER_nondet_int();
+  _Bool b = __VERIFIER_nondet_bool();
+  __VERIFIER_assume(x > 0);
+  assert(x > 0);
+  if (b) __VERIFIER_error();
+  return 0;
+}
+)");
+  well_formed(p);
+  const auto& f = fn(p, "main");
+  CHECK(count(f, InstrKind::Havoc) >= 2);
+  CHECK(count(f, InstrKind::Assume) == 1);
+  std::vector<std::string> msgs;
+  for (auto& in : f.body)
+    if (in.kind == InstrKind::Assert) msgs.push_back(in.message);
+  REQUIRE(msgs.size() == 2);
+  CHECK(msgs[0] == "assert(x > 0)");
+  CHECK(msgs[1] == "reach_error() called");
+  for (auto& in : f.body)
+    if (in.kind == InstrKind::Havoc && f.locals[in.lhs].type.is_bool()) return;
+  FAIL("no bool havoc");
+}
+
+TEST_CASE("atomic sections and __VERIFIER_atomic_ functions") {
+  auto p = ok(R"(
+extern void __VERIFIER_atomic_begin(void);
+extern void __VERIFIER_atomic_end(void);
+int g;
+void __VERIFIER_atomic_inc(void) { g = g + 1; }
+int main() { __VERIFIER_atomic_begin(); g = 2; __VERIFIER_atomic_end(); __VERIFIER_atomic_inc(); return 0; }
+)");
+  well_formed(p);
+  const auto& f = fn(p, "main");
+  CHECK(count(f, InstrKind::AtomicBegin) == 1);
+  CHECK(count(f, InstrKind::AtomicEnd) == 1);
+  CHECK(count(f, InstrKind::Call) == 1);
+  CHECK(fn(p, "__VERIFIER_atomic_inc").is_atomic);
+  CHECK(!f.is_atomic);
+}
+
+TEST_CASE("heap: malloc gets a heap object per call site with cells of the target type") {
+  auto p = ok(R"(
+#include <stdlib.h>
+struct node { int v; struct node *next; };
+int main() {
+  struct node *n = malloc(sizeof(struct node));
+  int *a = (int *)calloc(4, sizeof(int));
+  n->v = 1; a[3] = 2;
+  free(n);
+  return 0;
+}
+)");
+  well_formed(p);
+  const auto& f = fn(p, "main");
+  CHECK(count(f, InstrKind::Malloc) == 2);
+  CHECK(count(f, InstrKind::Free) == 1);
+  int heaps = 0;
+  for (auto& o : p.objects)
+    if (o.kind == ir::ObjectKind::Heap) {
+      ++heaps;
+      if (o.cells.size() == 2) {
+        CHECK(o.cells[0].init_nondet);
+        CHECK(o.cells[1].type.is_ptr());
+      } else {
+        CHECK(o.cells.size() == 4);
+        CHECK(!o.cells[0].init_nondet);  // calloc zeroes
+      }
+    }
+  CHECK(heaps == 2);
+}
+
+TEST_CASE("statements: switch with fall-through and default, goto, do-while, for, break, continue") {
+  auto p = ok(R"(
+int g;
+int main() {
+  int i, s = 0;
+  for (i = 0; i < 10; i++) { if (i == 3) continue; if (i == 8) break; s += i; }
+  do { s--; } while (s > 5);
+  switch (s) { case 1: s = 2; case 2: s = 3; break; default: s = 0; }
+  if (s) goto out;
+  s = 7;
+out:
+  while (1) { g++; if (g > 3) break; }
+  return s ? 1 : 0;
+}
+)");
+  well_formed(p);
+  CHECK(count(fn(p, "main"), InstrKind::Havoc) == 1);  // `int i` without initialiser
+}
+
+TEST_CASE("output functions are skipped but their argument side effects are kept") {
+  auto p = ok("#include <stdio.h>\nint g;\nint main() { printf(\"%d\\n\", g++); puts(\"x\"); return 0; }\n");
+  well_formed(p);
+  CHECK(count(fn(p, "main"), InstrKind::Store) == 1);
+  CHECK(count(fn(p, "main"), InstrKind::Havoc) == 0);
+}
+
+TEST_CASE("pthread: condition variables, rwlocks, trylock, exit") {
+  auto p = ok(R"(
+#include <pthread.h>
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+pthread_cond_t c;
+pthread_rwlock_t rw;
+int ready;
+void *w(void *a) { pthread_rwlock_rdlock(&rw); pthread_rwlock_unlock(&rw); pthread_exit(0); }
+int main() {
+  pthread_t t;
+  pthread_cond_init(&c, 0);
+  pthread_create(&t, 0, w, 0);
+  pthread_mutex_lock(&m);
+  while (!ready) pthread_cond_wait(&c, &m);
+  pthread_cond_signal(&c);
+  pthread_mutex_unlock(&m);
+  if (pthread_mutex_trylock(&m) == 0) pthread_mutex_unlock(&m);
+  pthread_rwlock_wrlock(&rw);
+  return 0;
+}
+)");
+  well_formed(p);
+  const auto& f = fn(p, "main");
+  CHECK(count(f, InstrKind::CondWait) == 1);
+  CHECK(count(f, InstrKind::CondSignal) == 1);
+  CHECK(count(f, InstrKind::TryLock) == 1);
+  CHECK(count(f, InstrKind::WrLock) == 1);
+  CHECK(count(fn(p, "w"), InstrKind::RdLock) == 1);
+  CHECK(count(fn(p, "w"), InstrKind::ThreadExit) == 1);
+  CHECK(obj(p, "c").cells[0].kind == ir::CellKind::Cond);
+  CHECK(obj(p, "rw").cells[0].kind == ir::CellKind::RwLock);
+  CHECK(obj(p, "m").cells[0].init == 0);
+}
+
+TEST_CASE("every instruction has a location and a one-line source text") {
+  auto p = ok("int g;\nint main() {\n  g = g +\n      1;\n  return 0;\n}\n");
+  for (auto& in : fn(p, "main").body) {
+    CHECK(in.loc.line > 0);
+    CHECK(in.text.find('\n') == std::string::npos);
+    CHECK(in.text.size() <= 80);
+  }
+  CHECK(fn(p, "main").body[0].text == "g = g + 1");
+}
+
+// --- unsupported constructs: exact file:line prefix
+TEST_CASE("unsupported: union, float, function pointer call, undefined function, pthread_self") {
+  struct Case { const char* code; const char* line; const char* what; };
+  const Case cases[] = {
+      {"union U { int a; char b; };\nunion U u;\nint main() { u.a = 1; return 0; }\n", ":2:", "union"},
+      {"int main() {\n  double d = 1.0;\n  return 0;\n}\n", ":2:", "floating-point"},
+      {"int f(void) { return 1; }\nint main() { int (*fp)(void) = f;\n  return fp(); }\n", ":2:", "function pointer"},
+      {"int foo(int);\nint main() {\n  return foo(1);\n}\n", ":3:", "call to undefined function 'foo'"},
+      {"#include <pthread.h>\nint main() {\n  pthread_t t = pthread_self();\n  return 0;\n}\n", ":3:", "pthread_self"},
+      {"struct B { int x : 3; } b;\nint main() { b.x = 1; return 0; }\n", ":1:", "bit-field"},
+  };
+  for (const auto& c : cases) {
+    auto path = temp_file("u.c", c.code);
+    auto r = frontend::translate_file(path);
+    INFO(c.code);
+    REQUIRE(r.status == FrontendStatus::Unsupported);
+    REQUIRE(!r.diagnostics.empty());
+    const std::string d = r.diagnostics[0].str();
+    INFO(d);
+    CHECK(d.rfind(path + c.line, 0) == 0);
+    CHECK(d.find("unsupported: ") != std::string::npos);
+    CHECK(d.find(c.what) != std::string::npos);
+  }
+}
+
+TEST_CASE("unsupported: a thread start routine that is not a known function") {
+  auto r = tr("#include <pthread.h>\nvoid *(*fp)(void *);\nint main() { pthread_t t;\n  pthread_create(&t, 0, fp, 0); return 0; }\n");
+  REQUIRE(r.status == FrontendStatus::Unsupported);
+  CHECK(r.diagnostics[0].message == "unsupported: cannot resolve thread start routine");
+  CHECK(r.diagnostics[0].line == 4);
+}
+
+// --- bad input
+TEST_CASE("bad input: missing file, empty file, binary garbage, syntax error") {
+  auto missing = frontend::translate_file("/nonexistent/dir/none.c");
+  CHECK(missing.status == FrontendStatus::InputError);
+  REQUIRE(!missing.diagnostics.empty());
+  CHECK(missing.diagnostics[0].str().find("no such file") != std::string::npos);
+
+  auto empty = tr("", "empty.c");
+  CHECK(empty.status == FrontendStatus::InputError);
+  REQUIRE(!empty.diagnostics.empty());
+  CHECK(empty.diagnostics[0].message.find("no main function") != std::string::npos);
+
+  std::string garbage = "\x7f" "ELF\x02\x01";
+  garbage += std::string(1, '\0');
+  garbage += "\xff\xfe garbage";
+  auto bin = tr(garbage, "bin.c");
+  CHECK(bin.status == FrontendStatus::InputError);
+  REQUIRE(!bin.diagnostics.empty());
+
+  auto path = temp_file("syntax.c", "int main() {\n  int x = ;\n  return 0;\n}\n");
+  auto syn = frontend::translate_file(path);
+  CHECK(syn.status == FrontendStatus::InputError);
+  REQUIRE(!syn.diagnostics.empty());
+  CHECK(syn.diagnostics[0].str().rfind(path + ":2:", 0) == 0);
+  CHECK(!syn.program);
+}
+
+TEST_CASE("shared inputs: pthread-lit with a local assert.h, lazy01, 25_stack, fig1") {
+  const std::string shared = SIREN_SHARED_DIR;
+  for (const char* f : {"/benchmarks/svcomp/pthread-lit/qw2004-1.c", "/benchmarks/svcomp/pthread/lazy01.c",
+                        "/benchmarks/svcomp/pthread-ext/25_stack.c", "/examples/fig1.c"}) {
+    INFO(f);
+    auto r = frontend::translate_file(shared + f);
+    for (auto& d : r.diagnostics) INFO(d.str());
+    REQUIRE(r.status == FrontendStatus::Ok);
+    well_formed(*r.program);
+  }
+}
