@@ -1,9 +1,230 @@
-// `siren check` (placeholder until the encoder lands).
+// `siren check FILE.c`: bounded assertion checking with the interleaved BMC encoder
+// (encoder/bmc.hpp). Prints the verdict (DESIGN.md Part A) and, for UNSAFE, the replayed
+// counterexample; --json prints one object. Exit codes: apps/siren/commands.hpp.
 #include "apps/siren/commands.hpp"
+#include "encoder/bmc.hpp"
+#include "frontend/frontend.hpp"
+#include "ir/thread_model.hpp"
+#include "ir/validator.hpp"
+
+#include <fmt/format.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <new>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 namespace siren::app {
-void add_check_command(CLI::App& app, int& exit_code) {
-  auto* cmd = app.add_subcommand("check", "Bounded assertion checking (not yet implemented)");
-  cmd->callback([&exit_code] { exit_code = kExitUnknown; });
+namespace {
+
+constexpr unsigned kDefaultBound = 200;
+
+struct CheckArgs {
+  std::string file;
+  unsigned bound = kDefaultBound;
+  unsigned threads = 8;
+  unsigned recursion = 4;
+  std::string reduction = "none";
+  std::string solver = "cadical";
+  double timeout = 0;    // 0 = none
+  unsigned memory = 0;   // MB, 0 = none
+  bool json = false;
+  std::vector<std::string> defines, includes, clang_args;
+};
+
+// Address space in use now (bytes), from /proc/self/statm.
+std::uint64_t address_space_in_use() {
+  std::ifstream in("/proc/self/statm");
+  std::uint64_t pages = 0;
+  in >> pages;
+  return pages * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
 }
+
+void limit_memory(unsigned mb) {
+  rlimit rl{};
+  const std::uint64_t limit = address_space_in_use() + std::uint64_t{mb} * 1024 * 1024;
+  rl.rlim_cur = limit;
+  rl.rlim_max = RLIM_INFINITY;
+  if (getrlimit(RLIMIT_AS, &rl) == 0) {
+    rlim_t max = rl.rlim_max;
+    rl.rlim_cur = (max != RLIM_INFINITY && max < limit) ? max : limit;
+    setrlimit(RLIMIT_AS, &rl);
+  }
+}
+
+std::string verdict_line(const encoder::CheckResult& r) {
+  switch (r.verdict) {
+    case encoder::Verdict::Unsafe: return "VERIFICATION RESULT: UNSAFE";
+    case encoder::Verdict::Safe: return "VERIFICATION RESULT: SAFE";
+    case encoder::Verdict::SafeUpToBound:
+      return fmt::format(
+          "VERIFICATION RESULT: SAFE up to bound {} (no violation in executions of at most {} steps; "
+          "not a proof)",
+          r.bound, r.bound);
+    case encoder::Verdict::Unknown: return "VERIFICATION RESULT: UNKNOWN: " + r.reason;
+  }
+  return "";
+}
+
+int exit_code_of(const encoder::CheckResult& r) {
+  if (r.internal_error) return kExitInternal;
+  switch (r.verdict) {
+    case encoder::Verdict::Unsafe: return kExitUnsafe;
+    case encoder::Verdict::Safe:
+    case encoder::Verdict::SafeUpToBound: return kExitSafe;
+    case encoder::Verdict::Unknown: return kExitUnknown;
+  }
+  return kExitInternal;
+}
+
+void print_text(const encoder::CheckResult& r) {
+  std::printf("%s\n", verdict_line(r).c_str());
+  if (r.verdict != encoder::Verdict::Unsafe) return;
+  std::printf("Counterexample (%zu steps):\n", r.trace.size());
+  std::size_t wthread = 6, wloc = 4, wstmt = 9;
+  std::vector<std::string> locs;
+  for (const auto& row : r.trace) {
+    locs.push_back(fmt::format("{}:{}", row.file, row.line));
+    wthread = std::max(wthread, row.thread.size());
+    wloc = std::max(wloc, locs.back().size());
+    wstmt = std::max(wstmt, std::min<std::size_t>(row.stmt.size(), 48));
+  }
+  for (std::size_t i = 0; i < r.trace.size(); ++i) {
+    const auto& row = r.trace[i];
+    std::string values;
+    for (const auto& [name, value] : row.values) values += (values.empty() ? "" : " ") + name + "=" + value;
+    std::string line = fmt::format("{:>4}  {:<{}}  {:<{}}  {:<{}}  {}", row.step, row.thread, wthread, locs[i],
+                                   wloc, row.stmt, wstmt, values);
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    std::printf("%s\n", line.c_str());
+  }
+}
+
+void print_json(const encoder::CheckResult& r) {
+  nlohmann::ordered_json j;
+  j["verdict"] = encoder::verdict_name(r.verdict);
+  j["bound"] = r.bound;
+  j["reason"] = r.reason;
+  auto trace = nlohmann::ordered_json::array();
+  for (const auto& row : r.trace) {
+    nlohmann::ordered_json v = nlohmann::ordered_json::object();
+    for (const auto& [name, value] : row.values) v[name] = value;
+    trace.push_back({{"step", row.step}, {"thread", row.thread}, {"file", row.file}, {"line", row.line},
+                     {"stmt", row.stmt}, {"values", v}});
+  }
+  j["trace"] = trace;
+  j["stats"] = {{"frames", r.stats.frames},
+                {"vars", r.stats.vars},
+                {"clauses", r.stats.clauses},
+                {"solve_seconds", r.stats.solve_seconds},
+                {"total_seconds", r.stats.total_seconds},
+                {"peak_rss_mb", r.stats.peak_rss_mb}};
+  std::printf("%s\n", j.dump(2).c_str());
+}
+
+int run_check(const CheckArgs& a) {
+  const auto start = std::chrono::steady_clock::now();
+  encoder::CheckResult result;
+  auto report = [&](const encoder::CheckResult& r) {
+    if (r.internal_error) std::fprintf(stderr, "siren: %s\n", r.reason.c_str());
+    if (a.json) print_json(r);
+    else if (!r.internal_error) print_text(r);
+    return exit_code_of(r);
+  };
+  try {
+    frontend::FrontendOptions fo;
+    for (const auto& d : a.defines) fo.extra_args.push_back("-D" + d);
+    for (const auto& i : a.includes) fo.extra_args.push_back("-I" + i);
+    fo.extra_args.insert(fo.extra_args.end(), a.clang_args.begin(), a.clang_args.end());
+    frontend::FrontendResult fr = frontend::translate_file(a.file, fo);
+    if (fr.status == frontend::FrontendStatus::InputError) {
+      for (const auto& d : fr.diagnostics) std::fprintf(stderr, "%s\n", d.str().c_str());
+      if (fr.diagnostics.empty()) std::fprintf(stderr, "siren: %s: cannot translate the file\n", a.file.c_str());
+      return kExitInputError;
+    }
+    if (fr.status == frontend::FrontendStatus::Unsupported || !fr.program) {
+      result.verdict = encoder::Verdict::Unknown;
+      result.reason = fr.diagnostics.empty() ? a.file + ": unsupported construct" : fr.diagnostics.front().str();
+      result.stats.total_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      result.stats.peak_rss_mb = encoder::peak_rss_mb();
+      return report(result);
+    }
+    if (const auto problems = ir::validate(*fr.program); !problems.empty()) {
+      result.internal_error = true;
+      result.reason = "internal error: the front end produced an invalid program: " + problems.front();
+      return report(result);
+    }
+    ir::ThreadModelOptions tmo;
+    tmo.max_threads = a.threads;
+    tmo.max_recursion = a.recursion;
+    const ir::ThreadModel tm = ir::build_thread_model(*fr.program, tmo);
+    fr.program.reset();
+
+    encoder::CheckOptions co;
+    co.bound = a.bound;
+    co.reduction = a.reduction;
+    co.solver = a.solver;
+    if (a.timeout > 0)
+      co.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                std::chrono::duration<double>(a.timeout));
+    result = encoder::check(tm, co);
+    result.stats.total_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  } catch (const std::bad_alloc&) {
+    result = {};
+    result.verdict = encoder::Verdict::Unknown;
+    result.reason = "memory limit";
+  }
+  return report(result);
+}
+
+}  // namespace
+
+void add_check_command(CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<CheckArgs>();
+  auto* cmd = app.add_subcommand(
+      "check",
+      "Bounded assertion checking: is a failing assert / reach_error() call reachable?\n"
+      "Verdicts: UNSAFE (with a replayed trace), SAFE (every execution ends within the bound),\n"
+      "SAFE up to bound K (not a proof), UNKNOWN (unsupported C, timeout, memory limit,\n"
+      "possible memory-safety error or modelling limit).");
+  cmd->add_option("file", args->file, "C source file")->required();
+  cmd->add_option("--bound,-k", args->bound,
+                  fmt::format("Explore executions of at most K steps (one step = one instruction of "
+                              "one thread; default {})", kDefaultBound))
+      ->check(CLI::Range(1u, 100000000u));
+  cmd->add_option("--threads", args->threads, "Maximum number of threads including main (default 8)")
+      ->check(CLI::Range(1u, 4096u));
+  cmd->add_option("--recursion", args->recursion, "Inlining depth of recursive calls (default 4)")
+      ->check(CLI::Range(0u, 1000u));
+  cmd->add_option("--reduction", args->reduction, "Scheduler reduction: none (default; mpor and sir: not implemented yet)")
+      ->check(CLI::Validator(
+          [](std::string& s) -> std::string {
+            if (s == "none") return "";
+            if (s == "mpor" || s == "sir") return "reduction '" + s + "' is not implemented yet (use none)";
+            return "unknown reduction '" + s + "' (use none)";
+          },
+          "none", "REDUCTION"));
+  cmd->add_option("--solver", args->solver, "Solver: cadical (default)")->check(CLI::IsMember({"cadical"}));
+  cmd->add_option("--timeout", args->timeout, "Give up after SEC seconds of wall-clock time: UNKNOWN (default: none)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--memory", args->memory,
+                  "Limit the memory the check may allocate to MB megabytes: UNKNOWN when exceeded (default: none)")
+      ->check(CLI::Range(1u, 100000000u));
+  cmd->add_flag("--json", args->json, "Print one JSON object instead of text");
+  cmd->add_option("-D", args->defines, "Preprocessor definition passed to the C front end");
+  cmd->add_option("-I", args->includes, "Include directory passed to the C front end");
+  cmd->add_option("clang_args", args->clang_args, "Arguments after -- are passed to Clang");
+  cmd->callback([args, &exit_code] {
+    if (args->memory > 0) limit_memory(args->memory);
+    exit_code = run_check(*args);
+  });
+}
+
 }  // namespace siren::app

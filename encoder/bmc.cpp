@@ -1,0 +1,164 @@
+// The deepening loop of interleaved BMC (DESIGN.md §B2 and Part C, "Incremental deepening"):
+// frames are added one at a time to ONE incremental solver; at every depth k the error of the
+// next step, bad^k, is checked under an assumption (an execution of k steps followed by a
+// failing assertion: k+1 steps). MemSafety/Limit errors are remembered (the answer can no
+// longer be SAFE) while the search for Property violations goes on.
+//
+// Completeness: when no thread can move at depth k (⋁_t can_move_t^k is UNSAT), every
+// execution has at most k steps and all of their errors were checked, so the answer is SAFE.
+// This is asked at depths 1, 2, 4, 8, every 16th depth, and at the bound K.
+#include "encoder/bmc.hpp"
+
+#include "encoder/engine.hpp"
+
+#include <sys/resource.h>
+
+#include <memory>
+#include <new>
+#include <optional>
+
+namespace siren::encoder {
+
+const char* verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::Unsafe: return "UNSAFE";
+    case Verdict::Safe: return "SAFE";
+    case Verdict::SafeUpToBound: return "SAFE_UP_TO_BOUND";
+    case Verdict::Unknown: return "UNKNOWN";
+  }
+  return "UNKNOWN";
+}
+
+double peak_rss_mb() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return static_cast<double>(ru.ru_maxrss) / 1024.0;
+}
+
+namespace {
+
+std::string error_reason(const ir::ThreadModel& tm, const ErrorSite& site) {
+  const ir::Instr& in = tm.threads[site.thread].code[site.pc];
+  const std::string where = tm.where(in.loc);
+  const std::string what = site.message.empty() ? in.text : site.message;
+  if (site.kind == ir::AssertKind::MemSafety)
+    return "possible memory-safety violation at " + where + ": " + what;
+  return "modelling limit reached at " + where + ": " + what;
+}
+
+const ErrorSite* true_site(Engine& e, const Frame& f, bool property) {
+  for (const ErrorSite& s : f.errors)
+    if ((s.kind == ir::AssertKind::Property) == property && e.dp.value(s.term) != 0) return &s;
+  return nullptr;
+}
+
+void run(const ir::ThreadModel& tm, const CheckOptions& options, CheckResult& res) {
+  using clock = std::chrono::steady_clock;
+  auto sch = reduction::make_scheduler_constraints(options.reduction, tm);
+  if (!sch) {
+    res.reason = "reduction '" + options.reduction + "' is not implemented";
+    return;
+  }
+  if (options.solver != "cadical") {
+    res.reason = "solver '" + options.solver + "' is not available";
+    return;
+  }
+  if (tm.threads.empty()) {
+    res.internal_error = true;
+    res.reason = "internal error: the thread model has no main thread";
+    return;
+  }
+  auto timed_out = [&] { return options.deadline && clock::now() >= *options.deadline; };
+  solvers::TermManager terms;
+  auto dp = solvers::make_cadical_bitblaster(terms);
+  dp->set_terminate(timed_out);
+  Engine e(tm, terms, *dp, *sch);
+  e.make_initial_state();
+
+  std::optional<std::string> other;  // a reachable MemSafety/Limit error
+  unsigned checked = 0;              // bad^0 .. bad^{checked-1} are UNSAT
+  const unsigned K = options.bound;
+  auto collect = [&] {
+    const auto st = dp->stats();
+    res.stats.frames = static_cast<unsigned>(e.states.size() - 1);
+    res.stats.vars = st.vars;
+    res.stats.clauses = st.clauses;
+    res.stats.solve_calls = st.solve_calls;
+    res.stats.solve_seconds = st.solve_seconds;
+  };
+  auto timeout = [&] {
+    res.verdict = Verdict::Unknown;
+    res.bound = checked;
+    res.reason = "timeout";
+    if (other) res.reason += " (also: " + *other + ")";
+    collect();
+  };
+  auto solve = [&](Term a) {
+    if (a == terms.mk_false()) return solvers::SolveResult::Unsat;
+    const Term as[1] = {a};
+    return dp->solve(as);
+  };
+
+  for (unsigned k = 0;; ++k) {
+    if (timed_out()) return timeout();
+    e.build_frame(k);
+    const Frame& f = e.frames[k];
+
+    const bool checkpoint = k == K || (k & (k - 1)) == 0 || k % 16 == 0;
+    if (checkpoint) {
+      const auto r = solve(f.any_can_move);
+      if (r == solvers::SolveResult::Unknown) return timeout();
+      if (r == solvers::SolveResult::Unsat || k == K) {
+        res.bound = r == solvers::SolveResult::Unsat ? k : K;
+        if (other) {
+          res.verdict = Verdict::Unknown;
+          res.reason = *other;
+        } else {
+          res.verdict = r == solvers::SolveResult::Unsat ? Verdict::Safe : Verdict::SafeUpToBound;
+        }
+        return collect();
+      }
+    }
+
+    Term query = other ? f.bad_property : terms.mk_or(f.bad_property, f.bad_other);
+    auto r = solve(query);
+    if (r == solvers::SolveResult::Unknown) return timeout();
+    if (r == solvers::SolveResult::Sat) {
+      const ErrorSite* site = true_site(e, f, true);
+      if (!site) {
+        if (const ErrorSite* o = true_site(e, f, false)) other = error_reason(tm, *o);
+        else other = "an error of an unknown kind is reachable";
+        r = solve(f.bad_property);
+        if (r == solvers::SolveResult::Unknown) return timeout();
+        if (r == solvers::SolveResult::Sat) site = true_site(e, f, true);
+      }
+      if (site) {
+        e.extract_trace(k, *site, res);
+        return collect();
+      }
+    }
+    checked = k + 1;
+    if (timed_out()) return timeout();
+    e.add_transition(k);
+  }
+}
+
+}  // namespace
+
+CheckResult check(const ir::ThreadModel& tm, const CheckOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  CheckResult res;
+  try {
+    run(tm, options, res);
+  } catch (const std::bad_alloc&) {
+    res.verdict = Verdict::Unknown;
+    res.trace.clear();
+    res.reason = "memory limit";
+  }
+  res.stats.total_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  res.stats.peak_rss_mb = peak_rss_mb();
+  return res;
+}
+
+}  // namespace siren::encoder

@@ -1,0 +1,71 @@
+// Interleaved ("sel") bounded model checking of a thread model (DESIGN.md §B2): one thread
+// step per time frame, the property checked at every depth in one incremental solver, a
+// completeness check that turns "no violation up to K" into SAFE when no execution is longer
+// than K steps, and every counterexample replayed through the concrete interpreter.
+//
+// The verdict is data (CheckResult), never an exception.
+#pragma once
+
+#include "ir/thread_model.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace siren::encoder {
+
+enum class Verdict { Unsafe, Safe, SafeUpToBound, Unknown };
+
+/// "UNSAFE", "SAFE", "SAFE_UP_TO_BOUND", "UNKNOWN" (the --json spelling).
+const char* verdict_name(Verdict v);
+
+struct CheckOptions {
+  unsigned bound = 200;             // K: executions of at most K steps are explored
+  std::string reduction = "none";   // reduction/scheduler_constraints.hpp names
+  std::string solver = "cadical";
+  /// Give up (UNKNOWN "timeout") when this point is passed; checked between frames and
+  /// inside the solver.
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+};
+
+/// One replayed step of a counterexample.
+struct TraceRow {
+  unsigned step = 0;        // 1-based
+  std::string thread;       // ThreadCode::name
+  std::string file;
+  unsigned line = 0;
+  std::string stmt;         // Instr::text
+  std::vector<std::pair<std::string, std::string>> values;  // name, value that changed
+};
+
+struct CheckStats {
+  unsigned frames = 0;
+  std::uint64_t vars = 0;
+  std::uint64_t clauses = 0;
+  std::uint64_t solve_calls = 0;
+  double solve_seconds = 0;
+  double total_seconds = 0;
+  double peak_rss_mb = 0;
+};
+
+struct CheckResult {
+  Verdict verdict = Verdict::Unknown;
+  /// UNSAFE: steps of the trace; SAFE: the depth the completeness check passed at;
+  /// SAFE_UP_TO_BOUND: K; UNKNOWN: the largest bound fully checked.
+  unsigned bound = 0;
+  std::string reason;               // UNKNOWN (and internal errors): why
+  bool internal_error = false;      // a bug in siren (e.g. a trace that did not replay)
+  std::vector<TraceRow> trace;      // UNSAFE only
+  CheckStats stats;
+};
+
+/// Runs the checker. Catches std::bad_alloc (UNKNOWN "memory limit").
+CheckResult check(const ir::ThreadModel& tm, const CheckOptions& options);
+
+/// Peak resident set size of this process in MiB.
+double peak_rss_mb();
+
+}  // namespace siren::encoder

@@ -1,0 +1,139 @@
+// The interleaved BMC engine (DESIGN.md §B2), one class split over files by concern:
+//   state.cpp          state variables V^k per time frame, the initial state I(V^0)
+//   expr_encoder.cpp   ir::Expr -> solver terms: pointers as (object, offset) bit-vectors,
+//                      loads as ITEs over candidate cells, C conversions
+//   transition.cpp     scheduler variable sel^k, enabledness, error terms, and the one frame
+//                      condition per state variable (V^k -> V^{k+1})
+//   trace.cpp          model -> schedule + nondet values -> ir::replay -> trace rows
+//   bmc.cpp            the deepening loop: property at every depth, completeness, limits
+// Only docs/semantics.md defines what the terms mean; the concrete interpreter implements the
+// same text and replays every counterexample.
+#pragma once
+
+#include "encoder/bmc.hpp"
+#include "ir/interpreter.hpp"
+#include "ir/thread_model.hpp"
+#include "reduction/scheduler_constraints.hpp"
+#include "solvers/decision_procedure.hpp"
+#include "solvers/term.hpp"
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace siren::encoder {
+
+using solvers::Sort;
+using solvers::Term;
+
+/// The state V^k: every entry is a constant, an input variable, or a variable defined equal
+/// to its frame condition (so term depth stays bounded whatever K is).
+struct State {
+  std::vector<Term> pc;                     // [thread] bv; code.size() = finished
+  std::vector<Term> started;                // [thread] Bool
+  std::vector<Term> retval;                 // [thread] pointer
+  std::vector<std::vector<Term>> locals;    // [thread][local]
+  std::vector<std::vector<Term>> cells;     // [object][cell]
+  std::vector<Term> live;                   // [object] Bool (true for non-heap objects)
+  std::vector<Term> allocated;              // [object] Bool: heap site executed (else null)
+  Term atomic = nullptr;                    // bv: 0 or owner + 1
+  Term terminated = nullptr;                // Bool
+};
+
+/// A place where an execution can reach an error in frame k.
+struct ErrorSite {
+  ir::ThreadId thread = 0;
+  std::uint32_t pc = 0;
+  ir::AssertKind kind = ir::AssertKind::Property;
+  std::string message;
+  Term term = nullptr;  // Bool over V^k: this error is reached by thread `thread`'s next step
+};
+
+/// Frame k: the scheduler choice, the nondet inputs of the step, and guards over V^k.
+struct Frame {
+  Term sel = nullptr;
+  Term havoc_int = nullptr;  // 64-bit value for a Havoc of a bool/int local (if any)
+  Term havoc_ptr = nullptr;  // pointer value for a Havoc of a pointer local (if any)
+  std::vector<std::vector<std::uint32_t>> reach;  // [thread] pcs possible at frame k
+  std::vector<Term> selected;                      // [thread] sel^k = t
+  std::vector<std::unordered_map<std::uint32_t, Term>> at;  // [thread][pc] sel=t ∧ pc=i
+  std::vector<Term> base_enabled;  // [thread] started ∧ ¬finished ∧ ¬terminated ∧ atomic ok
+  std::vector<Term> can_move;      // [thread] some step (possibly a failing assert) exists
+  std::vector<Term> enabled;       // [thread] a step that does not fail exists
+  std::vector<ErrorSite> errors;
+  Term bad_property = nullptr;
+  Term bad_other = nullptr;        // MemSafety / Limit
+  Term any_can_move = nullptr;
+};
+
+class Engine {
+ public:
+  Engine(const ir::ThreadModel& tm, solvers::TermManager& terms,
+         solvers::DecisionProcedure& dp, reduction::SchedulerConstraints& sch);
+
+  // --- state.cpp ---
+  void make_initial_state();
+  /// `t` itself when it is a constant or a variable, else a fresh variable asserted equal.
+  Term define(Term t, const std::string& name);
+  Sort sort_of(ir::Type t) const;
+  Term zero(ir::Type t);
+  /// Restricts a pointer input to the null object or an object pointers may designate.
+  void constrain_pointer_input(Term p);
+
+  // --- expr_encoder.cpp ---
+  Term encode(ir::ThreadId t, ir::ExprRef e, unsigned k);
+  Term convert(ir::Type from, ir::Type to, Term v);
+  Term mk_ptr(Term obj, Term off);
+  Term ptr_obj(Term p);
+  Term ptr_off(Term p);
+  Term ptr_to_int(Term p, unsigned width);
+  Term obj_const(ir::ObjectId o);
+  /// Objects a pointer expression may designate (besides the null object).
+  const std::vector<ir::ObjectId>& candidates(ir::ExprRef p);
+  struct Target {
+    ir::ObjectId obj;
+    std::uint32_t cell;
+    Term hit;  // Bool: the pointer designates this cell and the object is live
+  };
+  std::vector<Target> targets(Term p, const std::vector<ir::ObjectId>& cands, const State& s);
+  /// A synchronization cell read as a signed integer of its width, sign-extended to 64 bits
+  /// (how the interpreter reads mutex / rwlock cells).
+  Term sync_read(const Target& tg, const State& s);
+  Term load(ir::Type type, Term p, const std::vector<ir::ObjectId>& cands, const State& s);
+
+  // --- transition.cpp ---
+  void build_frame(unsigned k);      // sel^k and the guards of frame k over V^k
+  void add_transition(unsigned k);   // asserts SCH(V^k), builds V^{k+1}
+
+  // --- trace.cpp ---
+  /// Schedule and nondet inputs of the model of `Φ_k ∧ bad^k` (the error step is step k+1,
+  /// taken by the thread of `error_site`), replayed: fills `result` (trace or internal error).
+  void extract_trace(unsigned k, const ErrorSite& error_site, CheckResult& result);
+  ir::Value model_value(Term t, ir::Type type);
+
+  const ir::ThreadModel& tm;
+  solvers::TermManager& terms;
+  solvers::DecisionProcedure& dp;
+  reduction::SchedulerConstraints& sch;
+
+  unsigned obj_bits = 1, ptr_bits = 33, sel_bits = 1, atomic_bits = 1;
+  std::vector<unsigned> pc_bits;            // [thread]
+  std::vector<ir::ObjectId> pointees;       // objects whose address may be held in a value
+  std::vector<std::vector<Term>> nondet_init;  // [object][cell] frame-0 input (or null)
+  std::vector<State> states;                // V^0 .. V^k
+  std::vector<Frame> frames;                // frame 0 .. k
+  std::vector<reduction::FrameView> views;  // for the scheduler reduction
+  bool has_int_havoc = false, has_ptr_havoc = false;
+
+ private:
+  void compute_pointees();
+  std::unordered_map<ir::ExprRef, std::vector<ir::ObjectId>> cand_cache_;
+  std::vector<std::unordered_map<ir::ExprRef, Term>> enc_cache_;  // [thread], frame cache_k_
+  unsigned cache_k_ = ~0u;
+};
+
+unsigned bits_for(std::uint64_t max_value);  // bits to represent 0..max_value (at least 1)
+
+}  // namespace siren::encoder

@@ -1,0 +1,53 @@
+// Scheduler reductions as constraints over the interleaved BMC's scheduler variables
+// (DESIGN.md §B2: "With no reduction, SCH = true. MPOR and SIR only add conjuncts to SCH").
+//
+// The encoder (encoder/transition.cpp) calls add_frame() once per time frame k, after frame k's
+// scheduler variable sel^k and state V^k exist and before the transition V^k -> V^{k+1} is
+// asserted. An implementation returns Bool terms over sel^0..sel^k and the state terms the
+// encoder exposes through FrameView; the encoder asserts their conjunction permanently.
+// Reductions therefore only remove interleavings; the property is checked at every depth, so
+// prefixes they leave non-extendable are still covered (§B8 item 6).
+#pragma once
+
+#include "ir/thread_model.hpp"
+#include "solvers/term.hpp"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace siren::reduction {
+
+/// What the encoder exposes about time frame k.
+struct FrameView {
+  unsigned frame = 0;
+  solvers::Term sel = nullptr;            // bit-vector: the thread that moves in frame k
+  std::vector<solvers::Term> pc;          // [thread] program counter at frame k
+  std::vector<solvers::Term> enabled;     // [thread] Bool: the thread can make its step
+  /// `sel^k = t` (hash-consed, cheap to call repeatedly).
+  std::function<solvers::Term(ir::ThreadId)> selected;
+  /// `sel^k = t ∧ pc_t^k = i`: thread t executes instruction i in frame k.
+  std::function<solvers::Term(ir::ThreadId, std::uint32_t)> executes;
+  /// Value of an expression of thread t's code in the state of frame k (e.g. an address).
+  std::function<solvers::Term(ir::ThreadId, ir::ExprRef)> eval;
+};
+
+class SchedulerConstraints {
+ public:
+  virtual ~SchedulerConstraints() = default;
+  virtual std::string name() const = 0;
+  /// Called for k = 0, 1, 2, ... in order; `frames[k]` is the current frame (earlier frames
+  /// stay valid). Returns conjuncts to add to SCH(V^k).
+  virtual std::vector<solvers::Term> add_frame(solvers::TermManager& terms,
+                                               const std::vector<FrameView>& frames) = 0;
+};
+
+/// "none" (no reduction). Later: "mpor", "sir". Returns nullptr for an unknown name.
+std::unique_ptr<SchedulerConstraints> make_scheduler_constraints(const std::string& name,
+                                                                 const ir::ThreadModel& tm);
+
+/// Names make_scheduler_constraints accepts.
+std::vector<std::string> scheduler_constraint_names();
+
+}  // namespace siren::reduction
