@@ -166,7 +166,8 @@ class AccessCollector {
       case InstrKind::Store: ptr_access(s, in_.eval(s, t, in.a), true, out); break;
       case InstrKind::Lock: case InstrKind::TryLock: case InstrKind::Unlock: case InstrKind::RdLock:
       case InstrKind::WrLock: case InstrKind::RwUnlock: case InstrKind::CondSignal: case InstrKind::CondBroadcast:
-        ptr_access(s, in_.eval(s, t, in.a), true, out);
+        ptr_access(s, in_.eval(s, t, in.a), false, out);  // read (guard / old value) ...
+        ptr_access(s, in_.eval(s, t, in.a), true, out);   // ... and write
         break;
       case InstrKind::ThreadCreate: {
         const std::uint64_t counter = in.lhs < s.threads[t].locals.size() ? s.threads[t].locals[in.lhs].bits : 0;
@@ -238,19 +239,47 @@ class Explorer {
   Explorer(const ThreadModel& tm, const ExploreOptions& o) : tm_(tm), o_(o), in_(tm), acc_(tm, in_) {}
 
   ExploreResult run() {
-    // initial states
+    // Initial nondet cells: first explore with all of them 0, tracking whether any execution
+    // reads one before writing it; only if one does are all combinations enumerated.
     std::vector<std::vector<Value>> doms;
+    bool restricted = false;
     for (const Object& obj : tm_.objects)
       if (obj.id != 0 && obj.kind != ObjectKind::Heap)
-        for (const Cell& c : obj.cells)
-          if (c.init_nondet) doms.push_back(domain_of(c.type, o_, r_.nondet_restricted));
+        for (std::size_t c = 0; c < obj.cells.size(); ++c)
+          if (obj.cells[c].init_nondet) {
+            doms.push_back(domain_of(obj.cells[c].type, o_, restricted));
+            nd_index_[acc_.cell(obj.id, c)] = nd_index_.size();
+          }
+    if (!doms.empty()) {
+      lazy_ = true;
+      add_state(in_.initial_state(), kNoParent, Step{}, 0, {}, std::vector<bool>(doms.size(), true));
+      bfs();
+      if (!lazy_failed_) {
+        finish_verdict();
+        if (o_.count_schedules) count();
+        return std::move(r_);
+      }
+      // reset and enumerate every combination
+      const bool hn = r_.has_nondet, nr = r_.nondet_restricted;
+      r_ = ExploreResult{};
+      r_.has_nondet = hn;
+      r_.nondet_restricted = nr;
+      states_.clear();
+      nodes_.clear();
+      inits_.clear();
+      seen_.clear();
+      distinct_.clear();
+      untouched_.clear();
+      lazy_ = false;
+    }
     if (!doms.empty()) r_.has_nondet = true;
+    if (restricted) r_.nondet_restricted = true;
     bool capped = false;
     auto inits = product(doms, o_.max_nondet_combinations, capped);
     if (capped) r_.nondet_restricted = true;
     for (const auto& init : inits) {
       State s = in_.initial_state(init);
-      add_state(std::move(s), kNoParent, Step{}, 0, init);
+      add_state(std::move(s), kNoParent, Step{}, 0, init, {});
     }
     bfs();
     finish_verdict();
@@ -259,6 +288,25 @@ class Explorer {
   }
 
  private:
+  struct Key {
+    State s;
+    std::vector<bool> untouched;
+    bool operator==(const Key&) const = default;
+  };
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const {
+      std::size_t h = StateHash{}(k.s);
+      for (bool b : k.untouched) h = mix(h, b);
+      return h;
+    }
+  };
+  struct PtrHash {
+    std::size_t operator()(const State* s) const { return StateHash{}(*s); }
+  };
+  struct PtrEq {
+    bool operator()(const State* a, const State* b) const { return *a == *b; }
+  };
+
   static constexpr std::size_t kNoParent = ~std::size_t{0};
   struct Node {
     std::size_t parent;
@@ -267,8 +315,10 @@ class Explorer {
     std::size_t init;  // index into inits_
   };
 
-  bool add_state(State s, std::size_t parent, Step step, std::size_t depth, const std::vector<Value>& init = {}) {
-    if (seen_.count(s)) return false;
+  bool add_state(State s, std::size_t parent, Step step, std::size_t depth, const std::vector<Value>& init,
+                 std::vector<bool> untouched) {
+    Key key{s, untouched};
+    if (seen_.count(key)) return false;
     if (states_.size() >= o_.max_states) {
       r_.state_limit_hit = true;
       return false;
@@ -281,9 +331,11 @@ class Explorer {
       init_index = nodes_[parent].init;
     }
     r_.control_states.insert(control_of(s));
-    seen_.emplace(s, states_.size());
+    seen_.emplace(std::move(key), states_.size());
     nodes_.push_back({parent, std::move(step), depth, init_index});
     states_.push_back(std::move(s));
+    untouched_.push_back(std::move(untouched));
+    distinct_.insert(&states_.back());
     r_.max_depth = std::max(r_.max_depth, depth);
     return true;
   }
@@ -329,14 +381,37 @@ class Explorer {
     r_.error_initial_nondet = inits_[nodes_[n].init];
   }
 
+  /// Does the next instruction of `t` (enabled or not: guards count) read an initial nondet
+  /// cell that no step has written yet?
+  bool reads_untouched(std::size_t i, ThreadId t) const {
+    const State& s = states_[i];
+    const ThreadState& ts = s.threads[t];
+    if (s.terminated || !ts.started || ts.finished || ts.pc >= tm_.threads[t].code.size()) return false;
+    for (const Access& a : acc_.of(s, t)) {
+      auto it = nd_index_.find(a.loc);
+      if (it != nd_index_.end() && untouched_[i][it->second] && !a.write) return true;
+    }
+    return false;
+  }
+
   void bfs() {
     for (std::size_t i = 0; i < states_.size(); ++i) {
       const std::size_t depth = nodes_[i].depth;
       for (ThreadId t = 0; t < tm_.threads.size(); ++t) {
+        if (lazy_ && reads_untouched(i, t)) {
+          lazy_failed_ = true;
+          return;
+        }
         if (!in_.enabled(states_[i], t)) continue;
         if (o_.bound && depth >= o_.bound) {
           r_.bound_hit = true;
           break;
+        }
+        std::vector<bool> untouched;
+        if (lazy_) {
+          untouched = untouched_[i];
+          for (const Access& a : acc_.of(states_[i], t))
+            if (auto it = nd_index_.find(a.loc); it != nd_index_.end() && a.write) untouched[it->second] = false;
         }
         for (auto& nd : choices(states_[i], t)) {
           Step step{t, std::move(nd)};
@@ -347,12 +422,12 @@ class Explorer {
             continue;
           }
           if (res.outcome != StepOutcome::Ok) continue;
-          add_state(std::move(next), i, std::move(step), depth + 1);
+          add_state(std::move(next), i, std::move(step), depth + 1, {}, untouched);
         }
       }
       if (r_.state_limit_hit) break;
     }
-    r_.states = states_.size();
+    r_.states = distinct_.size();
   }
 
   void finish_verdict() {
@@ -443,10 +518,15 @@ class Explorer {
   Interpreter in_;
   AccessCollector acc_;
   ExploreResult r_;
-  std::vector<State> states_;
+  std::deque<State> states_;
+  std::vector<std::vector<bool>> untouched_;
+  std::unordered_set<const State*, PtrHash, PtrEq> distinct_;
+  std::unordered_map<std::uint64_t, std::size_t> nd_index_;
+  bool lazy_ = false;
+  bool lazy_failed_ = false;
   std::vector<Node> nodes_;
   std::vector<std::vector<Value>> inits_;
-  std::unordered_map<State, std::size_t, StateHash> seen_;
+  std::unordered_map<Key, std::size_t, KeyHash> seen_;
   std::uint64_t paths_ = 0;
   bool abort_ = false;
   std::unordered_set<std::string> classes_;

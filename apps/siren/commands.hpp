@@ -20,5 +20,6 @@ enum ExitCode : int {
 /// code in `exit_code`.
 void add_cfg_command(CLI::App& app, int& exit_code);
 void add_check_command(CLI::App& app, int& exit_code);
+void add_explore_command(CLI::App& app, int& exit_code);
 
 }  // namespace siren::app
