@@ -353,6 +353,7 @@ class Translator {
   std::optional<std::uint64_t> byte_to_cell(QualType t, std::uint64_t bytes, SourceLocation loc) {
     if (bytes == 0) return 0;
     QualType c = t.getCanonicalType();
+    if (c->isIncompleteType() || c->isFunctionType()) return std::nullopt;
     std::uint64_t size = ctx_.getTypeSizeInChars(c).getQuantity();
     if (bytes == size) return cells_of(t, loc);
     if (const auto* at = ctx_.getAsConstantArrayType(t)) {
@@ -1301,6 +1302,8 @@ ExprRef Translator::rv_call(const CallExpr* ce, bool want, QualType malloc_type)
     const bool is_calloc = name == "calloc";
     if (malloc_type.isNull() || malloc_type->isVoidType())
       unsupported(loc, name + "() whose result is not converted to a typed pointer");
+    if (malloc_type->isIncompleteType() || malloc_type->isFunctionType())
+      unsupported(loc, name + "() of an incomplete type '" + malloc_type.getAsString() + "'");
     std::uint64_t bytes = 1;
     for (unsigned i = 0; i < (is_calloc ? 2u : 1u); ++i) {
       Expr::EvalResult r;

@@ -33,7 +33,8 @@ void add_cfg_command(CLI::App& app, int& exit_code) {
   cmd->positionals_at_end();
   cmd->callback([opts, &exit_code] {
     frontend::FrontendOptions fo;
-    fo.extra_args = opts->clang_args;
+    for (const auto& a : opts->clang_args)
+      if (a != "--") fo.extra_args.push_back(a);  // CLI11 may keep the separator
     frontend::FrontendResult r = frontend::translate_file(opts->file, fo);
     if (r.status != frontend::FrontendStatus::Ok) {
       for (const auto& d : r.diagnostics) std::fprintf(stderr, "%s\n", d.str().c_str());
