@@ -156,7 +156,10 @@ ExprRef ExprManager::mk_cast(Op op, Type to, ExprRef a) {
     switch (op) {
       case Op::ZExt: return mk_const(to, a->type.is_bool() ? a->value
                                                               : a->value & (a->type.width >= 64 ? ~0ULL : ((1ULL << a->type.width) - 1)));
-      case Op::SExt: return mk_const(to, a->type.is_bool() ? (a->value ? ~0ULL : 0) : as_signed(a->type, a->value));
+      case Op::SExt:  // sign-extends from the source width whatever the source's signedness
+        return mk_const(to, a->type.is_bool() ? (a->value ? ~0ULL : 0)
+                                               : static_cast<std::uint64_t>(as_signed(
+                                                     Type::integer(a->type.width, true), a->value)));
       case Op::Trunc: return mk_const(to, a->value);
       case Op::IntToPtr: return mk_const(to, static_cast<std::uint64_t>(as_signed(a->type, a->value)));
       case Op::PtrToInt: return mk_const(to, a->value);  // null object: the integer itself
