@@ -2,6 +2,7 @@
 // and the IR shape is checked (instruction kinds, one memory access per instruction, memory
 // safety checks, object cells and initial values, diagnostics with exact locations).
 #include "frontend/frontend.hpp"
+#include "ir/validator.hpp"
 
 #include <doctest/doctest.h>
 
@@ -470,4 +471,20 @@ TEST_CASE("shared inputs: pthread-lit with a local assert.h, lazy01, 25_stack, f
     REQUIRE(r.status == FrontendStatus::Ok);
     well_formed(*r.program);
   }
+}
+
+TEST_CASE("every converted SV-COMP input passes the IR validator and the access checks") {
+  const std::filesystem::path root = std::filesystem::path(SIREN_SHARED_DIR) / "benchmarks" / "svcomp";
+  int converted = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
+    const auto ext = entry.path().extension();
+    if (ext != ".c" && ext != ".i") continue;
+    auto r = frontend::translate_file(entry.path().string());
+    if (r.status != FrontendStatus::Ok) continue;
+    ++converted;
+    INFO(entry.path().string());
+    for (const auto& msg : ir::validate(*r.program)) CHECK_MESSAGE(false, msg);
+    well_formed(*r.program);
+  }
+  CHECK(converted >= 60);
 }
