@@ -413,8 +413,12 @@ class Translator {
     if (!global && st_) st_->fn->frame_objects.push_back(id);
     if (global && def->getInit()) {
       std::vector<std::pair<std::uint64_t, const Expr*>> leaves;
+      auto saved = std::move(string_chars_);
+      string_chars_.clear();
       init_leaves(def->getType(), def->getInit(), 0, leaves);
-      for (auto& [idx, e] : leaves) const_init(id, idx, e);
+      auto chars = std::move(string_chars_);
+      string_chars_ = std::move(saved);
+      for (auto& [idx, e] : leaves) const_init(id, idx, e, chars);
     }
     return id;
   }
@@ -479,11 +483,11 @@ class Translator {
   }
   std::map<std::uint64_t, std::uint64_t> string_chars_;  // cell -> char for string inits
 
-  void const_init(ObjectId id, std::uint64_t idx, const Expr* e) {
+  void const_init(ObjectId id, std::uint64_t idx, const Expr* e,
+                  const std::map<std::uint64_t, std::uint64_t>& chars) {
     ir::Cell& cell = prog_.objects[id].cells[idx];
-    if (auto it = string_chars_.find(idx); it != string_chars_.end()) {
+    if (auto it = chars.find(idx); it != chars.end()) {
       cell.init = ir::normalize(cell.type, it->second);
-      string_chars_.erase(it);
       return;
     }
     if (!e || cell.kind != CellKind::Data) return;
@@ -1410,10 +1414,11 @@ void Translator::decl_stmt(const DeclStmt* ds) {
       continue;
     }
     std::vector<std::pair<std::uint64_t, const Expr*>> leaves;
+    auto saved = std::move(string_chars_);
     string_chars_.clear();
     init_leaves(t, init, 0, leaves);
-    auto chars = string_chars_;
-    string_chars_.clear();
+    auto chars = std::move(string_chars_);
+    string_chars_ = std::move(saved);
     for (auto& [idx, e] : leaves) {
       const ir::Cell& cell = prog_.objects[id].cells[idx];
       Type ct = cell.type;
