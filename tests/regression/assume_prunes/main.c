@@ -1,4 +1,5 @@
-/* __VERIFIER_assume and assume_abort_if_not cut executions; abort() is not an error. */
+/* __VERIFIER_assume and assume_abort_if_not cut executions; abort() is not an error. The
+   ranges are bounded so that x - y cannot overflow (it would wrap and reach the error). */
 #include <pthread.h>
 extern void reach_error(void);
 extern void abort(void);
@@ -10,8 +11,8 @@ void *t(void *arg) { g = g + 1; return 0; }
 int main(void) {
   int x = __VERIFIER_nondet_int();
   int y = __VERIFIER_nondet_int();
-  __VERIFIER_assume(x > 5);
-  assume_abort_if_not(y < -3);
+  __VERIFIER_assume(x > 5 && x < 1000);
+  assume_abort_if_not(y < -3 && y > -1000);
   g = x - y;
   pthread_t id;
   pthread_create(&id, 0, t, 0);
