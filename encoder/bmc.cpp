@@ -1,18 +1,25 @@
 // The deepening loop of interleaved BMC (DESIGN.md §B2 and Part C, "Incremental deepening"):
-// frames are added one at a time to ONE incremental solver; at every depth k the error of the
-// next step, bad^k, is checked under an assumption (an execution of k steps followed by a
-// failing assertion: k+1 steps). MemSafety/Limit errors are remembered (the answer can no
+// frames are added one at a time to ONE incremental solver; the error of the next step, bad^k,
+// is checked under an assumption (an execution of at most k steps followed by a failing
+// assertion). MemSafety/Limit errors are remembered (the answer can no
 // longer be SAFE) while the search for Property violations goes on.
 //
-// Completeness: when no thread can move at depth k (⋁_t can_move_t^k is UNSAT), every
-// execution has at most k steps and all of their errors were checked, so the answer is SAFE.
-// This is asked at depths 1, 2, 4, 8, every 16th depth, and at the bound K.
+// With the absorbing idle step (transition.cpp) V^k stands for the state after any execution
+// of at most k steps, so bad^k covers every shorter depth: the property is asked at depths
+// 0..7, every power of two, every 32nd depth and K-1, which cuts solver calls without
+// losing any depth.
+//
+// Completeness: when no execution of k real steps can make another step (¬idle^{k-1} ∧
+// ⋁_t can_move_t^k is UNSAT), every execution has at most k steps and all of their errors were
+// checked, so the answer is SAFE. Asked at the same depths and at the bound K.
 #include "encoder/bmc.hpp"
 
 #include "encoder/engine.hpp"
 
 #include <sys/resource.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <new>
 #include <optional>
@@ -68,6 +75,7 @@ void run(const ir::ThreadModel& tm, const CheckOptions& options, CheckResult& re
     res.reason = "internal error: the thread model has no main thread";
     return;
   }
+  static const bool verbose = std::getenv("SIREN_BMC_VERBOSE") != nullptr;
   auto timed_out = [&] { return options.deadline && clock::now() >= *options.deadline; };
   solvers::TermManager terms;
   auto dp = solvers::make_cadical_bitblaster(terms);
@@ -99,45 +107,69 @@ void run(const ir::ThreadModel& tm, const CheckOptions& options, CheckResult& re
     return dp->solve(as);
   };
 
+  // Depths at which the property and completeness are asked: every depth up to 8, then every
+  // power of two and every 32nd depth, and K-1 (property) / K (completeness).
+  static const unsigned stride = std::getenv("SIREN_BMC_STRIDE") ? std::atoi(std::getenv("SIREN_BMC_STRIDE")) : 8;
+  auto checkpoint = [&](unsigned k) {
+    const unsigned d = k + 1;
+    return d <= 8 || d % (d <= 64 ? stride : 2 * stride) == 0 || d == K;
+  };
+  // No execution has more than k steps: frames 0..k-1 are all real steps, and no thread can move.
+  auto complete_at = [&](unsigned k) {
+    const Frame& f = e.frames[k];
+    Term longer = k == 0 ? f.any_can_move : terms.mk_and(terms.mk_not(e.frames[k - 1].idle), f.any_can_move);
+    return solve(longer);
+  };
+  auto finish = [&](Verdict v, unsigned bound) {
+    res.bound = bound;
+    if (other) {
+      res.verdict = Verdict::Unknown;
+      res.reason = *other;
+    } else {
+      res.verdict = v;
+    }
+    collect();
+  };
+
   for (unsigned k = 0;; ++k) {
     if (timed_out()) return timeout();
     e.build_frame(k);
     const Frame& f = e.frames[k];
-
-    const bool checkpoint = k == K || (k & (k - 1)) == 0 || k % 16 == 0;
-    if (checkpoint) {
-      const auto r = solve(f.any_can_move);
+    if (k == K) {
+      const auto r = complete_at(k);
       if (r == solvers::SolveResult::Unknown) return timeout();
-      if (r == solvers::SolveResult::Unsat || k == K) {
-        res.bound = r == solvers::SolveResult::Unsat ? k : K;
-        if (other) {
-          res.verdict = Verdict::Unknown;
-          res.reason = *other;
-        } else {
-          res.verdict = r == solvers::SolveResult::Unsat ? Verdict::Safe : Verdict::SafeUpToBound;
+      return finish(r == solvers::SolveResult::Unsat ? Verdict::Safe : Verdict::SafeUpToBound, K);
+    }
+    if (checkpoint(k)) {
+      // bad^k: an execution of at most k steps followed by a failing assertion.
+      Term query = other ? f.bad_property : terms.mk_or(f.bad_property, f.bad_other);
+      const auto q0 = clock::now();
+      auto r = solve(query);
+      if (verbose)
+        std::fprintf(stderr, "[bmc] depth %u: %s in %.3f s (vars %llu)\n", k,
+                     r == solvers::SolveResult::Sat ? "sat" : r == solvers::SolveResult::Unsat ? "unsat" : "unknown",
+                     std::chrono::duration<double>(clock::now() - q0).count(),
+                     static_cast<unsigned long long>(dp->stats().vars));
+      if (r == solvers::SolveResult::Unknown) return timeout();
+      if (r == solvers::SolveResult::Sat) {
+        const ErrorSite* site = true_site(e, f, true);
+        if (!site) {
+          if (const ErrorSite* o = true_site(e, f, false)) other = error_reason(tm, *o);
+          else other = "an error of an unknown kind is reachable";
+          r = solve(f.bad_property);
+          if (r == solvers::SolveResult::Unknown) return timeout();
+          if (r == solvers::SolveResult::Sat) site = true_site(e, f, true);
         }
-        return collect();
+        if (site) {
+          e.extract_trace(k, *site, res);
+          return collect();
+        }
       }
+      checked = k + 1;
+      const auto c = complete_at(k);
+      if (c == solvers::SolveResult::Unknown) return timeout();
+      if (c == solvers::SolveResult::Unsat) return finish(Verdict::Safe, k);
     }
-
-    Term query = other ? f.bad_property : terms.mk_or(f.bad_property, f.bad_other);
-    auto r = solve(query);
-    if (r == solvers::SolveResult::Unknown) return timeout();
-    if (r == solvers::SolveResult::Sat) {
-      const ErrorSite* site = true_site(e, f, true);
-      if (!site) {
-        if (const ErrorSite* o = true_site(e, f, false)) other = error_reason(tm, *o);
-        else other = "an error of an unknown kind is reachable";
-        r = solve(f.bad_property);
-        if (r == solvers::SolveResult::Unknown) return timeout();
-        if (r == solvers::SolveResult::Sat) site = true_site(e, f, true);
-      }
-      if (site) {
-        e.extract_trace(k, *site, res);
-        return collect();
-      }
-    }
-    checked = k + 1;
     if (timed_out()) return timeout();
     e.add_transition(k);
   }

@@ -53,7 +53,8 @@ struct ErrorSite {
 
 /// Frame k: the scheduler choice, the nondet inputs of the step, and guards over V^k.
 struct Frame {
-  Term sel = nullptr;
+  Term sel = nullptr;        // 0..n-1: the thread that moves; n: idle (absorbing)
+  Term idle = nullptr;       // sel^k = n
   Term havoc_int = nullptr;  // 64-bit value for a Havoc of a bool/int local (if any)
   Term havoc_ptr = nullptr;  // pointer value for a Havoc of a pointer local (if any)
   std::vector<std::vector<std::uint32_t>> reach;  // [thread] pcs possible at frame k

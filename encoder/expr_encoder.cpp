@@ -22,14 +22,12 @@ Term Engine::mk_ptr(Term obj, Term off) { return terms.mk_concat(obj, off); }
 Term Engine::ptr_obj(Term p) {
   if (p->kind == Kind::Concat) return p->kids[0];
   if (p->kind == Kind::Const) return terms.mk_bv(obj_bits, p->value >> 32);
-  if (p->kind == Kind::Ite) return terms.mk_ite(p->kids[0], ptr_obj(p->kids[1]), ptr_obj(p->kids[2]));
   return terms.mk_extract(p, ptr_bits - 1, 32);
 }
 
 Term Engine::ptr_off(Term p) {
   if (p->kind == Kind::Concat) return p->kids[1];
   if (p->kind == Kind::Const) return terms.mk_bv(32, p->value & 0xffffffffu);
-  if (p->kind == Kind::Ite) return terms.mk_ite(p->kids[0], ptr_off(p->kids[1]), ptr_off(p->kids[2]));
   return terms.mk_extract(p, 31, 0);
 }
 

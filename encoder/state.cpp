@@ -8,6 +8,7 @@
 #include "encoder/engine.hpp"
 
 #include <cassert>
+#include <cstdlib>
 #include <set>
 #include <unordered_set>
 
@@ -25,7 +26,7 @@ Engine::Engine(const ir::ThreadModel& tm_, solvers::TermManager& terms_,
   obj_bits = bits_for(tm.objects.empty() ? 0 : tm.objects.size() - 1);
   ptr_bits = obj_bits + 32;
   const std::size_t n = tm.threads.size();
-  sel_bits = bits_for(n == 0 ? 0 : n - 1);
+  sel_bits = bits_for(n);  // 0..n-1 threads, n = idle
   atomic_bits = bits_for(n);
   for (const auto& th : tm.threads) {
     pc_bits.push_back(bits_for(th.code.size()));
@@ -53,7 +54,8 @@ Term Engine::zero(ir::Type t) {
 }
 
 Term Engine::define(Term t, const std::string& name) {
-  if (t->kind == solvers::Kind::Const || t->kind == solvers::Kind::Var) return t;
+  static const bool fresh = std::getenv("SIREN_DEFINE") != nullptr;
+  if (!fresh || t->kind == solvers::Kind::Const || t->kind == solvers::Kind::Var) return t;
   Term v = terms.mk_var(t->sort, name);
   dp.assert_formula(terms.mk_eq(v, t));
   return v;

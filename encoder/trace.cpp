@@ -1,5 +1,5 @@
-// Counterexamples: the solver's model of Φ_k ∧ bad^k becomes a schedule (sel^0..sel^{k-1},
-// then the thread that fails its assertion), the nondet inputs of every step (Havoc values,
+// Counterexamples: the solver's model of Φ_k ∧ bad^k becomes a schedule (sel^0..sel^{k-1} up
+// to the first idle frame, then the thread that fails its assertion), the nondet inputs of every step (Havoc values,
 // init_nondet cells of objects a Malloc makes live) and the initial nondet cell values. The
 // concrete interpreter (ir/interpreter.hpp) replays them from the initial state; only a replay
 // that ends in a Property error at the last step is reported as UNSAFE (DESIGN.md Part C,
@@ -46,7 +46,12 @@ void Engine::extract_trace(unsigned k, const ErrorSite& site, CheckResult& resul
       break;
     }
     st.thread = static_cast<ir::ThreadId>(dp.value(frames[j].sel));
-    if (st.thread >= tm.threads.size()) return internal(fmt::format("step {}: thread {} out of range", j + 1, st.thread));
+    if (st.thread == tm.threads.size()) {  // idle: the execution has j steps before the error
+      st.thread = site.thread;
+      schedule.push_back(st);
+      break;
+    }
+    if (st.thread > tm.threads.size()) return internal(fmt::format("step {}: thread {} out of range", j + 1, st.thread));
     const auto& th = tm.threads[st.thread];
     const auto pc = static_cast<std::uint32_t>(dp.value(states[j].pc[st.thread]));
     if (pc >= th.code.size()) return internal(fmt::format("step {}: pc {} out of range", j + 1, pc));

@@ -5,8 +5,10 @@
 // v^k)) over its writers g = (sel^k = t ∧ pc_t^k = i [∧ the address hits the cell]); the
 // writers of one variable are mutually exclusive, so their order does not matter. Writing the
 // shared variables once (never inside one thread's TR) keeps unselected threads from
-// contradicting the writer. SCH(V^k) = ⋁_t (sel^k = t ∧ enabled_t^k), plus whatever the
-// scheduler reduction adds.
+// contradicting the writer. SCH(V^k) = idle^k ∨ ⋁_t (sel^k = t ∧ enabled_t^k), idle^{k-1} →
+// idle^k, plus whatever the scheduler reduction adds. The absorbing idle step (DESIGN.md §B2)
+// makes V^k range over the states of every execution of AT MOST k steps, so one query at depth
+// k covers all shorter depths too.
 //
 // Instructions a thread cannot be at in frame k (its pc reachable set, a BFS over the code
 // from pc 0 grown by one instruction per frame) are not encoded in that frame.
@@ -52,6 +54,8 @@ void Engine::build_frame(unsigned k) {
     std::vector<std::uint32_t> r;
     if (k == 0) {
       r.push_back(0);
+    } else if (frames[k - 1].base_enabled[t] == terms.mk_false()) {
+      r = frames[k - 1].reach[t];  // could not move in frame k-1 (e.g. not started yet)
     } else {
       r = frames[k - 1].reach[t];
       std::vector<std::uint32_t> succ;
@@ -76,6 +80,7 @@ void Engine::build_frame(unsigned k) {
     f.havoc_ptr = terms.mk_var(Sort::bv(ptr_bits), "havoc_ptr@" + ks);
     constrain_pointer_input(f.havoc_ptr);
   }
+  f.idle = terms.mk_eq(f.sel, terms.mk_bv(sel_bits, n));
   frames.push_back(std::move(f));
   Frame& fr = frames.back();
 
@@ -95,6 +100,7 @@ void Engine::build_frame(unsigned k) {
     fr.base_enabled[t] = base;
     std::vector<Term> can, en;
     for (std::uint32_t i : fr.reach[t]) {
+      if (base == terms.mk_false()) break;  // cannot move: nothing to encode
       if (i >= th.code.size()) continue;  // finished
       const ir::Instr& in = th.code[i];
       Term pc_is = terms.mk_eq(s.pc[t], terms.mk_bv(pc_bits[t], i));
@@ -183,6 +189,7 @@ void Engine::build_frame(unsigned k) {
   reduction::FrameView view;
   view.frame = k;
   view.sel = fr.sel;
+  view.idle = fr.idle;
   view.pc = s.pc;
   view.enabled = fr.enabled;
   view.selected = [this, k](ir::ThreadId t) { return frames[k].selected[t]; };
@@ -199,10 +206,12 @@ void Engine::add_transition(unsigned k) {
   const State& s = states[k];
   const std::size_t n = tm.threads.size();
 
-  // SCH(V^k): the selected thread can make a (non-failing) step; plus the reduction's conjuncts.
-  std::vector<Term> sched;
+  // SCH(V^k): the selected thread can make a (non-failing) step, or the frame is idle; idle is
+  // absorbing. Plus the reduction's conjuncts.
+  std::vector<Term> sched{f.idle};
   for (std::size_t t = 0; t < n; ++t) sched.push_back(terms.mk_and(f.selected[t], f.enabled[t]));
   dp.assert_formula(terms.mk_or(sched));
+  if (k > 0) dp.assert_formula(terms.mk_implies(frames[k - 1].idle, f.idle));
   for (Term c : sch.add_frame(terms, views)) dp.assert_formula(c);
 
   // Writers of every state variable.

@@ -23,6 +23,10 @@ namespace siren::reduction {
 struct FrameView {
   unsigned frame = 0;
   solvers::Term sel = nullptr;            // bit-vector: the thread that moves in frame k
+  /// `sel^k = number of threads`: frame k is an idle step (nothing changes). Idle steps are
+  /// absorbing (once idle, every later frame is idle), so a model of depth K stands for every
+  /// execution of at most K steps. A reduction must leave idle allowed after any prefix.
+  solvers::Term idle = nullptr;
   std::vector<solvers::Term> pc;          // [thread] program counter at frame k
   std::vector<solvers::Term> enabled;     // [thread] Bool: the thread can make its step
   /// `sel^k = t` (hash-consed, cheap to call repeatedly).
