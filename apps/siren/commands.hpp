@@ -21,5 +21,6 @@ enum ExitCode : int {
 void add_cfg_command(CLI::App& app, int& exit_code);
 void add_check_command(CLI::App& app, int& exit_code);
 void add_explore_command(CLI::App& app, int& exit_code);
+void add_tg_command(CLI::App& app, int& exit_code);
 
 }  // namespace siren::app

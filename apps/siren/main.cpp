@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   add_cfg_command(app, exit_code);
   add_check_command(app, exit_code);
   add_explore_command(app, exit_code);
+  add_tg_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

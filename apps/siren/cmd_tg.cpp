@@ -1,0 +1,220 @@
+// `siren tg FILE.c [--dot] [--json] [-- clang args]`: the transaction graph with octagon
+// invariants (invariants/transaction_graph.hpp, DESIGN.md §B5): nodes (location tuples labelled
+// thread:file:line) with their invariants as readable constraints, edges (transactions), sliced
+// edges (guards that are ⊥ under the invariant), clusters with their relevant shared variables,
+// graph size and construction time.
+#include "apps/siren/commands.hpp"
+#include "frontend/frontend.hpp"
+#include "invariants/transaction_graph.hpp"
+#include "ir/thread_model.hpp"
+#include "ir/validator.hpp"
+
+#include <cstdio>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace siren::app {
+namespace {
+
+struct TgArgs {
+  std::string file;
+  bool dot = false;
+  bool json = false;
+  unsigned threads = 8;
+  unsigned recursion = 4;
+  std::size_t max_nodes = 200'000;
+  double time_limit = 0;
+  std::vector<std::string> clang_args;
+};
+
+std::string dot_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+std::string edge_text(const ir::ThreadModel& tm, const invariants::TgEdge& e) {
+  const auto& th = tm.threads[e.thread];
+  auto where = [&](std::uint32_t pc) {
+    const auto& loc = th.code[pc].loc;
+    std::string f = loc.file < tm.files.size() ? tm.files[loc.file] : "?";
+    if (auto p = f.find_last_of('/'); p != std::string::npos) f = f.substr(p + 1);
+    return f + ":" + std::to_string(loc.line);
+  };
+  std::string s = th.name + " " + where(e.first_pc) + ".." + where(e.last_pc) + " [" + std::to_string(e.first_pc) +
+                  ".." + std::to_string(e.last_pc) + "]";
+  if (e.sliced) s += std::string(" guard ") + (e.branch ? "true" : "false") + " is bottom";
+  return s;
+}
+
+int run_tg(const TgArgs& a) {
+  frontend::FrontendOptions fo;
+  for (const auto& x : a.clang_args)
+    if (x != "--") fo.extra_args.push_back(x);
+  frontend::FrontendResult fr = frontend::translate_file(a.file, fo);
+  if (fr.status != frontend::FrontendStatus::Ok || !fr.program) {
+    for (const auto& d : fr.diagnostics) std::fprintf(stderr, "%s\n", d.str().c_str());
+    if (fr.diagnostics.empty()) std::fprintf(stderr, "%s: error: cannot translate\n", a.file.c_str());
+    return kExitInputError;
+  }
+  if (const auto problems = ir::validate(*fr.program); !problems.empty()) {
+    std::fprintf(stderr, "siren: internal error: the front end produced an invalid program: %s\n", problems.front().c_str());
+    return kExitInternal;
+  }
+  ir::ThreadModelOptions tmo;
+  tmo.max_threads = a.threads;
+  tmo.max_recursion = a.recursion;
+  const ir::ThreadModel tm = ir::build_thread_model(*fr.program, tmo);
+  fr.program.reset();
+  invariants::TgOptions to;
+  to.max_nodes = a.max_nodes;
+  to.time_limit_seconds = a.time_limit;
+  const invariants::TransactionGraph g = invariants::build_transaction_graph(tm, to);
+
+  std::size_t live = 0;
+  for (const auto& e : g.edges) live += e.sliced ? 0 : 1;
+  std::size_t relevant = 0;
+  for (const auto& c : g.clusters) relevant += c.relevant.size();
+
+  if (a.json) {
+    nlohmann::json j;
+    j["file"] = a.file;
+    j["threads"] = tm.threads.size();
+    j["complete"] = g.complete;
+    if (!g.complete) j["incomplete_reason"] = g.incomplete_reason;
+    j["num_nodes"] = g.nodes.size();
+    j["num_edges"] = live;
+    j["num_sliced_edges"] = g.sliced_edges;
+    j["num_relevant_vars"] = relevant;
+    j["rounds"] = g.rounds;
+    j["seconds"] = g.seconds;
+    j["shared_objects"] = g.shared_objects;
+    nlohmann::json nodes = nlohmann::json::array();
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+      nlohmann::json n;
+      n["id"] = i;
+      n["label"] = invariants::node_label(g, tm, i);
+      n["locs"] = g.nodes[i].locs;
+      n["terminated"] = g.nodes[i].terminated;
+      n["invariant"] = invariants::invariant_string(g, i);
+      nlohmann::json itvs = nlohmann::json::object();
+      for (const auto& v : g.vars) {
+        if (v.kind != invariants::TgVar::Cell) continue;
+        const auto iv = g.nodes[i].inv.packs[v.pack].interval(v.index);
+        if (iv.empty || (!iv.lo && !iv.hi)) continue;
+        itvs[v.name] = {iv.lo ? nlohmann::json(*iv.lo) : nlohmann::json(nullptr),
+                        iv.hi ? nlohmann::json(*iv.hi) : nlohmann::json(nullptr)};
+      }
+      n["shared_intervals"] = itvs;
+      nodes.push_back(n);
+    }
+    j["nodes"] = nodes;
+    nlohmann::json edges = nlohmann::json::array();
+    for (const auto& e : g.edges) {
+      nlohmann::json x;
+      x["src"] = e.src;
+      if (!e.sliced) x["dst"] = e.dst;
+      x["thread"] = tm.threads[e.thread].name;
+      x["first_pc"] = e.first_pc;
+      x["last_pc"] = e.last_pc;
+      x["sliced"] = e.sliced;
+      if (e.sliced) x["branch"] = e.branch;
+      x["text"] = edge_text(tm, e);
+      edges.push_back(x);
+    }
+    j["edges"] = edges;
+    nlohmann::json clusters = nlohmann::json::array();
+    for (const auto& c : g.clusters) {
+      nlohmann::json x;
+      std::vector<std::string> vars, rel;
+      for (int v : c.vars) vars.push_back(g.vars[v].name);
+      for (int v : c.relevant) rel.push_back(g.vars[v].name);
+      x["vars"] = vars;
+      x["relevant"] = rel;
+      clusters.push_back(x);
+    }
+    j["clusters"] = clusters;
+    std::printf("%s\n", j.dump(2).c_str());
+    return g.complete ? kExitSafe : kExitUnknown;
+  }
+
+  if (a.dot) {
+    std::printf("digraph tg {\n  node [shape=box, fontname=\"monospace\"];\n");
+    for (std::size_t i = 0; i < g.nodes.size(); ++i)
+      std::printf("  n%zu [label=\"%s\\n%s\"];\n", i, dot_escape(invariants::node_label(g, tm, i)).c_str(),
+                  dot_escape(invariants::invariant_string(g, i)).c_str());
+    for (const auto& e : g.edges) {
+      if (e.sliced) {
+        std::printf("  s%zu_%u_%u [shape=point]; n%zu -> s%zu_%u_%u [style=dashed, color=red, label=\"%s\"];\n", e.src,
+                    e.thread, e.last_pc * 2 + e.branch, e.src, e.src, e.thread, e.last_pc * 2 + e.branch,
+                    dot_escape(edge_text(tm, e)).c_str());
+      } else {
+        std::printf("  n%zu -> n%zu [label=\"%s\"];\n", e.src, e.dst, dot_escape(edge_text(tm, e)).c_str());
+      }
+    }
+    std::printf("}\n");
+    return g.complete ? kExitSafe : kExitUnknown;
+  }
+
+  std::printf("transaction graph of %s: %zu threads, %zu nodes, %zu edges, %zu sliced edges, %u round(s), %.3f s\n",
+              a.file.c_str(), tm.threads.size(), g.nodes.size(), live, g.sliced_edges, g.rounds, g.seconds);
+  if (!g.complete)
+    std::printf("INCOMPLETE (%s): the invariants below are not sound\n", g.incomplete_reason.c_str());
+  std::printf("shared objects:");
+  for (const auto& o : g.shared_objects) std::printf(" %s", o.c_str());
+  std::printf("\nclusters:\n");
+  for (std::size_t c = 0; c < g.clusters.size(); ++c) {
+    std::printf("  #%zu {", c);
+    for (std::size_t k = 0; k < g.clusters[c].vars.size(); ++k)
+      std::printf("%s%s", k ? ", " : "", g.vars[g.clusters[c].vars[k]].name.c_str());
+    std::printf("} relevant shared: {");
+    for (std::size_t k = 0; k < g.clusters[c].relevant.size(); ++k)
+      std::printf("%s%s", k ? ", " : "", g.vars[g.clusters[c].relevant[k]].name.c_str());
+    std::printf("}\n");
+  }
+  std::printf("nodes:\n");
+  for (std::size_t i = 0; i < g.nodes.size(); ++i)
+    std::printf("  n%zu (%s): %s\n", i, invariants::node_label(g, tm, i).c_str(),
+                invariants::invariant_string(g, i).c_str());
+  std::printf("edges:\n");
+  for (const auto& e : g.edges)
+    if (!e.sliced) std::printf("  n%zu -> n%zu  %s\n", e.src, e.dst, edge_text(tm, e).c_str());
+  std::printf("sliced edges:\n");
+  for (const auto& e : g.edges)
+    if (e.sliced) std::printf("  n%zu -x  %s\n", e.src, edge_text(tm, e).c_str());
+  return g.complete ? kExitSafe : kExitUnknown;
+}
+
+}  // namespace
+
+void add_tg_command(CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<TgArgs>();
+  auto* cmd = app.add_subcommand(
+      "tg",
+      "Build the transaction graph with octagon invariants (DESIGN.md B5): nodes are tuples of\n"
+      "thread locations, edges are transactions; prints each node's invariant, the sliced edges,\n"
+      "the variable clusters with their relevant shared variables, the graph size and the time.\n"
+      "Exit code 0, or 5 when a limit was hit (the invariants are then not sound).");
+  cmd->add_option("file", args->file, "C source file")->required();
+  cmd->add_flag("--dot", args->dot, "Print Graphviz DOT");
+  cmd->add_flag("--json", args->json, "Print one JSON object");
+  cmd->add_option("--threads", args->threads, "Maximum number of threads including main (default 8)")
+      ->check(CLI::Range(1u, 1024u));
+  cmd->add_option("--recursion", args->recursion, "Inlining depth of recursive calls (default 4)");
+  cmd->add_option("--max-nodes", args->max_nodes, "Give up beyond this many nodes (default 200000)");
+  cmd->add_option("--time-limit", args->time_limit, "Give up after this many seconds (default 0: none)");
+  cmd->add_option("clang_args", args->clang_args, "Extra arguments for clang after `--`");
+  cmd->positionals_at_end();
+  cmd->callback([args, &exit_code] { exit_code = run_tg(*args); });
+}
+
+}  // namespace siren::app
