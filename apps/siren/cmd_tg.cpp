@@ -10,6 +10,7 @@
 #include "ir/validator.hpp"
 
 #include <cstdio>
+#include <sys/resource.h>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -25,7 +26,9 @@ struct TgArgs {
   unsigned threads = 8;
   unsigned recursion = 4;
   std::size_t max_nodes = 200'000;
-  double time_limit = 0;
+  double time_limit = 8;
+  std::size_t max_mb = 512;
+  bool summary = false;
   std::vector<std::string> clang_args;
 };
 
@@ -78,6 +81,7 @@ int run_tg(const TgArgs& a) {
   invariants::TgOptions to;
   to.max_nodes = a.max_nodes;
   to.time_limit_seconds = a.time_limit;
+  to.max_state_bytes = a.max_mb << 20;
   const invariants::TransactionGraph g = invariants::build_transaction_graph(tm, to);
 
   std::size_t live = 0;
@@ -98,6 +102,27 @@ int run_tg(const TgArgs& a) {
     j["rounds"] = g.rounds;
     j["seconds"] = g.seconds;
     j["shared_objects"] = g.shared_objects;
+    {
+      struct rusage ru {};
+      getrusage(RUSAGE_SELF, &ru);
+      j["peak_rss_mb"] = static_cast<double>(ru.ru_maxrss) / 1024.0;
+    }
+    nlohmann::json clusters = nlohmann::json::array();
+    for (const auto& c : g.clusters) {
+      if (a.summary && c.relevant.empty()) continue;
+      nlohmann::json x;
+      std::vector<std::string> vars, rel;
+      for (int v : c.vars) vars.push_back(g.vars[v].name);
+      for (int v : c.relevant) rel.push_back(g.vars[v].name);
+      x["vars"] = vars;
+      x["relevant"] = rel;
+      clusters.push_back(x);
+    }
+    j["clusters"] = clusters;
+    if (a.summary) {
+      std::printf("%s\n", j.dump(2).c_str());
+      return g.complete ? kExitSafe : kExitUnknown;
+    }
     nlohmann::json nodes = nlohmann::json::array();
     for (std::size_t i = 0; i < g.nodes.size(); ++i) {
       nlohmann::json n;
@@ -132,17 +157,6 @@ int run_tg(const TgArgs& a) {
       edges.push_back(x);
     }
     j["edges"] = edges;
-    nlohmann::json clusters = nlohmann::json::array();
-    for (const auto& c : g.clusters) {
-      nlohmann::json x;
-      std::vector<std::string> vars, rel;
-      for (int v : c.vars) vars.push_back(g.vars[v].name);
-      for (int v : c.relevant) rel.push_back(g.vars[v].name);
-      x["vars"] = vars;
-      x["relevant"] = rel;
-      clusters.push_back(x);
-    }
-    j["clusters"] = clusters;
     std::printf("%s\n", j.dump(2).c_str());
     return g.complete ? kExitSafe : kExitUnknown;
   }
@@ -211,9 +225,10 @@ void add_tg_command(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(1u, 1024u));
   cmd->add_option("--recursion", args->recursion, "Inlining depth of recursive calls (default 4)");
   cmd->add_option("--max-nodes", args->max_nodes, "Give up beyond this many nodes (default 200000)");
-  cmd->add_option("--time-limit", args->time_limit, "Give up after this many seconds (default 0: none)");
+  cmd->add_option("--time-limit", args->time_limit, "Give up after this many seconds of graph construction (default 8; 0: none)");
+  cmd->add_option("--max-mb", args->max_mb, "Give up when the node invariants need more than this many MB (default 512)");
+  cmd->add_flag("--summary", args->summary, "With --json: sizes, time, memory and relevant clusters only");
   cmd->add_option("clang_args", args->clang_args, "Extra arguments for clang after `--`");
-  cmd->positionals_at_end();
   cmd->callback([args, &exit_code] { exit_code = run_tg(*args); });
 }
 

@@ -202,7 +202,7 @@ struct Gen {
     return c;
   }
   std::string stmt(int depth) {
-    switch (depth > 1 ? pick(4) : pick(9)) {
+    switch (depth > 0 ? pick(4) : pick(9)) {
       case 0: return var() + " = " + expr() + ";\n";
       case 1: return "r = " + var() + ";\n";
       case 2: return var() + " = r + " + std::to_string(small()) + ";\n";
@@ -216,7 +216,7 @@ struct Gen {
   }
   std::string block(int depth) {
     std::string s;
-    const int n = 1 + pick(3);
+    const int n = 1 + pick(depth > 0 ? 2 : 3);
     for (int i = 0; i < n; ++i) s += stmt(depth);
     return s;
   }
@@ -321,13 +321,13 @@ TEST_CASE("tg: soundness on 200 random programs") {
       continue;
     }
     invariants::TgOptions o;
-    o.time_limit_seconds = 10;
+    o.time_limit_seconds = 3;
     const auto g = invariants::build_transaction_graph(*tm, o);
     if (!g.complete) {
       ++incomplete;
       continue;
     }
-    const Counts c = explore_and_check(*tm, g, 50000, 3);
+    const Counts c = explore_and_check(*tm, g, 30000, 2);
     if (!c.finished) {
       ++unfinished;
       // states seen so far must still be fine
@@ -367,13 +367,13 @@ TEST_CASE("tg: soundness on the shared SV-COMP tasks the explorer finishes") {
       continue;
     }
     invariants::TgOptions o;
-    o.time_limit_seconds = 10;
+    o.time_limit_seconds = 3;
     const auto g = invariants::build_transaction_graph(*tm, o);
     if (!g.complete) {
       ++skipped;
       continue;
     }
-    const Counts c = explore_and_check(*tm, g, 300000, 10);
+    const Counts c = explore_and_check(*tm, g, 150000, 4);
     CAPTURE(path);
     INFO(c.first_problem);
     CHECK(c.violated == 0);

@@ -1,0 +1,40 @@
+#!/usr/bin/python3
+"""siren tg on Fig. 1: invariants at (a3,b1), (a3,b2), (a3,b3), sliced edges, relevant vars."""
+import json
+import subprocess
+import sys
+
+siren, fig1 = sys.argv[1], sys.argv[2]
+failures = []
+
+
+def check(cond, msg):
+    if not cond:
+        failures.append(msg)
+
+
+p = subprocess.run([siren, "tg", "--json", fig1], capture_output=True, text=True, timeout=60)
+check(p.returncode == 0, "exit code %d: %s" % (p.returncode, p.stderr))
+j = json.loads(p.stdout)
+check(j["complete"], "graph incomplete")
+by_label = {n["label"]: n for n in j["nodes"]}
+for label, v in [("main:fig1.c:25 t2#1:fig1.c:12", 2), ("main:fig1.c:25 t2#1:fig1.c:13", 4),
+                 ("main:fig1.c:25 t2#1:fig1.c:14", 7), ("main:fig1.c:23 t2#1:fig1.c:14", 5),
+                 ("main:fig1.c:24 t2#1:fig1.c:14", 6)]:
+    n = by_label.get(label)
+    check(n is not None, "no node " + label)
+    if n:
+        check(n["shared_intervals"].get("sh") == [v, v], "%s: sh is %s, expected [%d, %d]"
+              % (label, n["shared_intervals"].get("sh"), v, v))
+        check("%d <= sh <= %d" % (v, v) in n["invariant"], "%s: invariant text %r" % (label, n["invariant"]))
+check(j["num_sliced_edges"] >= 2, "expected sliced edges (b3 and a3 guards)")
+check(any("sh" in c["relevant"] for c in j["clusters"]), "sh is not a relevant shared variable")
+for flag in ([], ["--dot"]):
+    q = subprocess.run([siren, "tg", fig1] + flag, capture_output=True, text=True, timeout=60)
+    check(q.returncode == 0 and "sh" in q.stdout, "siren tg %s failed" % " ".join(flag))
+q = subprocess.run([siren, "tg", "/nonexistent.c"], capture_output=True, text=True, timeout=60)
+check(q.returncode == 6, "missing file: exit %d" % q.returncode)
+if failures:
+    print("\n".join(failures))
+    sys.exit(1)
+print("ok")
