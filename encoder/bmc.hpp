@@ -26,6 +26,10 @@ struct CheckOptions {
   unsigned bound = 200;             // K: executions of at most K steps are explored
   std::string reduction = "none";   // reduction/scheduler_constraints.hpp names
   std::string solver = "cadical";
+  /// false (default): every frame is a real step and the property is asked at every depth.
+  /// true: frames may be idle (absorbing), so one query at depth k covers all depths <= k and
+  /// the property is asked only at checkpoints (measured slower on the SV-COMP tasks so far).
+  bool absorbing_idle = false;
   /// Give up (UNKNOWN "timeout") when this point is passed; checked between frames and
   /// inside the solver.
   std::optional<std::chrono::steady_clock::time_point> deadline;

@@ -127,6 +127,7 @@ class Engine {
   std::vector<Frame> frames;                // frame 0 .. k
   std::vector<reduction::FrameView> views;  // for the scheduler reduction
   bool has_int_havoc = false, has_ptr_havoc = false;
+  bool absorbing_idle = false;  // CheckOptions::absorbing_idle
 
  private:
   void compute_pointees();

@@ -5,10 +5,10 @@
 // v^k)) over its writers g = (sel^k = t ∧ pc_t^k = i [∧ the address hits the cell]); the
 // writers of one variable are mutually exclusive, so their order does not matter. Writing the
 // shared variables once (never inside one thread's TR) keeps unselected threads from
-// contradicting the writer. SCH(V^k) = idle^k ∨ ⋁_t (sel^k = t ∧ enabled_t^k), idle^{k-1} →
-// idle^k, plus whatever the scheduler reduction adds. The absorbing idle step (DESIGN.md §B2)
-// makes V^k range over the states of every execution of AT MOST k steps, so one query at depth
-// k covers all shorter depths too.
+// contradicting the writer. SCH(V^k) = ⋁_t (sel^k = t ∧ enabled_t^k), plus whatever the
+// scheduler reduction adds. With CheckOptions::absorbing_idle, SCH also allows idle^k (sel^k =
+// number of threads: nothing changes) and idle^{k-1} → idle^k (DESIGN.md §B2): V^k then ranges
+// over the states of every execution of AT MOST k steps.
 //
 // Instructions a thread cannot be at in frame k (its pc reachable set, a BFS over the code
 // from pc 0 grown by one instruction per frame) are not encoded in that frame.
@@ -208,10 +208,11 @@ void Engine::add_transition(unsigned k) {
 
   // SCH(V^k): the selected thread can make a (non-failing) step, or the frame is idle; idle is
   // absorbing. Plus the reduction's conjuncts.
-  std::vector<Term> sched{f.idle};
+  std::vector<Term> sched;
+  if (absorbing_idle) sched.push_back(f.idle);
   for (std::size_t t = 0; t < n; ++t) sched.push_back(terms.mk_and(f.selected[t], f.enabled[t]));
   dp.assert_formula(terms.mk_or(sched));
-  if (k > 0) dp.assert_formula(terms.mk_implies(frames[k - 1].idle, f.idle));
+  if (absorbing_idle && k > 0) dp.assert_formula(terms.mk_implies(frames[k - 1].idle, f.idle));
   for (Term c : sch.add_frame(terms, views)) dp.assert_formula(c);
 
   // Writers of every state variable.

@@ -215,7 +215,8 @@ void add_check_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--timeout", args->timeout, "Give up after SEC seconds of wall-clock time: UNKNOWN (default: none)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--memory", args->memory,
-                  "Limit the memory the check may allocate to MB megabytes: UNKNOWN when exceeded (default: none)")
+                  "Let the check allocate at most MB megabytes of address space beyond what the process has mapped "
+                  "when it starts; UNKNOWN \"memory limit\" when exceeded (default: none)")
       ->check(CLI::Range(1u, 100000000u));
   cmd->add_flag("--json", args->json, "Print one JSON object instead of text");
   cmd->add_option("-D", args->defines, "Preprocessor definition passed to the C front end");
