@@ -1,0 +1,31 @@
+# The ground-truth oracle loop (tools/fuzz/README.md).
+if(TARGET siren-fuzz)
+  # 300 seeded random programs: explorer vs. siren check under every reduction and solver,
+  # in three parts for ctest -j. Each part also requires >= 25% UNSAFE and >= 25% SAFE.
+  foreach(_first 1 101 201)
+    math(EXPR _last "${_first} + 99")
+    add_test(NAME "fuzz: differential seeds ${_first}-${_last}"
+             COMMAND $<TARGET_FILE:siren-fuzz> --programs 100 --seed ${_first} --require-mix 25)
+    set_tests_properties("fuzz: differential seeds ${_first}-${_last}" PROPERTIES
+      TIMEOUT 170 PASS_REGULAR_EXPRESSION "programs 100, disagreements 0")
+  endforeach()
+  # The oracle can fail: a deliberately unsound reduction (reduction/scheduler_constraints.cpp,
+  # "test-broken") must be caught, and the disagreement shrunk.
+  add_test(NAME "fuzz: a broken reduction is caught"
+           COMMAND $<TARGET_FILE:siren-fuzz> --programs 100 --seed 1 --test-reduction test-broken
+                   --expect-disagreements --stop-after 1
+                   --keep-failures ${CMAKE_CURRENT_BINARY_DIR}/fuzz-broken-reduction)
+  set_tests_properties("fuzz: a broken reduction is caught" PROPERTIES TIMEOUT 170)
+endif()
+
+if(SIREN_FRONTEND_FUZZER_BIN)
+  # Short libFuzzer run over the front end (the long run is documented in the README). New
+  # inputs go to the build tree; seeds: the shared SV-COMP files and the regression cases.
+  set(_corpus "${CMAKE_CURRENT_BINARY_DIR}/frontend-fuzzer-corpus")
+  file(MAKE_DIRECTORY "${_corpus}")
+  add_test(NAME "fuzz: front end (libFuzzer, 30 s)"
+           COMMAND ${SIREN_FRONTEND_FUZZER_BIN} -max_total_time=30 -timeout=20 -rss_limit_mb=4096
+                   -max_len=16384 -print_final_stats=1 "${_corpus}"
+                   "${PROJECT_SOURCE_DIR}/tools/fuzz/frontend_corpus" "${SHARED_DIR}/benchmarks/svcomp")
+  set_tests_properties("fuzz: front end (libFuzzer, 30 s)" PROPERTIES TIMEOUT 120)
+endif()

@@ -1,0 +1,363 @@
+// The differential driver and the shrinker (tools/fuzz/driver.hpp).
+#include "tools/fuzz/driver.hpp"
+
+#include "frontend/frontend.hpp"
+#include "ir/thread_model.hpp"
+#include "ir/validator.hpp"
+#include "reduction/scheduler_constraints.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <random>
+#include <set>
+#include <stdexcept>
+
+namespace siren::fuzz {
+
+namespace fs = std::filesystem;
+using clock_type = std::chrono::steady_clock;
+
+namespace {
+
+double since(clock_type::time_point t) { return std::chrono::duration<double>(clock_type::now() - t).count(); }
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+struct Translated {
+  std::optional<ir::ThreadModel> tm;
+  std::string error;
+};
+
+Translated translate(const std::string& text, const std::string& tmp_dir) {
+  Translated t;
+  const std::string path = (fs::path(tmp_dir) / "prog.c").string();
+  write_file(path, text);
+  frontend::FrontendResult fr = frontend::translate_file(path);
+  if (fr.status != frontend::FrontendStatus::Ok || !fr.program) {
+    t.error = "front end rejected the program";
+    for (const auto& d : fr.diagnostics) t.error += "\n  " + d.str();
+    return t;
+  }
+  if (auto problems = ir::validate(*fr.program); !problems.empty()) {
+    t.error = "invalid IR: " + problems.front();
+    return t;
+  }
+  t.tm = ir::build_thread_model(*fr.program, ir::ThreadModelOptions{});
+  return t;
+}
+
+const char* oracle_name(ir::ExploreVerdict v) {
+  switch (v) {
+    case ir::ExploreVerdict::Unsafe: return "UNSAFE";
+    case ir::ExploreVerdict::Safe: return "SAFE";
+    case ir::ExploreVerdict::SafeUpToBound: return "SAFE_UP_TO_BOUND";
+    case ir::ExploreVerdict::Unknown: return "UNKNOWN";
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::vector<Config> available_configs() {
+  const std::string dir = (fs::temp_directory_path() / fmt::format("siren-fuzz-probe-{}", ::getpid())).string();
+  fs::create_directories(dir);
+  Translated t = translate("int main(void) { return 0; }\n", dir);
+  fs::remove_all(dir);
+  if (!t.tm) throw std::runtime_error("probe program: " + t.error);
+  std::vector<std::string> reductions = reduction::scheduler_constraint_names();
+  for (const char* r : {"none", "mpor", "sir"})
+    if (std::find(reductions.begin(), reductions.end(), r) == reductions.end()) reductions.push_back(r);
+  const std::vector<std::string> solvers{"cadical", "z3", "boolector", "bitwuzla", "kissat", "minisat"};
+  auto usable = [&](const std::string& red, const std::string& sol) {
+    encoder::CheckOptions co;
+    co.bound = 2;
+    co.reduction = red;
+    co.solver = sol;
+    const encoder::CheckResult r = encoder::check(*t.tm, co);
+    return !(r.verdict == encoder::Verdict::Unknown &&
+             (r.reason.find("not implemented") != std::string::npos ||
+              r.reason.find("not available") != std::string::npos || r.reason.find("unknown") != std::string::npos));
+  };
+  std::vector<Config> out;
+  for (const auto& red : reductions)
+    for (const auto& sol : solvers)
+      if (usable(red, sol)) out.push_back({red, sol});
+  return out;
+}
+
+RunResult run_program(const Program& p, const DriverOptions& o) {
+  RunResult rr;
+  auto t0 = clock_type::now();
+  Translated t = translate(p.to_c(), o.tmp_dir);
+  rr.frontend_seconds = since(t0);
+  if (!t.tm) {  // the generator must only write programs the front end accepts
+    rr.outcome = Outcome::Disagree;
+    rr.detail = "generator/front end: " + t.error;
+    return rr;
+  }
+  const ir::ThreadModel& tm = *t.tm;
+
+  ir::ExploreOptions eo;
+  eo.bound = o.bound;
+  eo.max_states = o.max_states;
+  eo.count_schedules = false;
+  t0 = clock_type::now();
+  const ir::ExploreResult ex = ir::explore(tm, eo);
+  rr.explore_seconds = since(t0);
+  rr.oracle = ex.verdict;
+  rr.oracle_states = ex.states;
+  if (ex.verdict == ir::ExploreVerdict::Unknown) {
+    rr.outcome = Outcome::Skipped;
+    rr.detail = "explorer: UNKNOWN: " + ex.reason;
+    return rr;
+  }
+  if (ex.verdict == ir::ExploreVerdict::Unsafe) {
+    rr.error_steps = ex.error_trace.size();
+    std::set<ir::ThreadId> ts;
+    for (const ir::Step& s : ex.error_trace) ts.insert(s.thread);
+    rr.error_threads = ts.size();
+    rr.error_workers = ts.size() - ts.count(0);
+  }
+
+  t0 = clock_type::now();
+  for (const Config& c : o.configs) {
+    ConfigResult cr;
+    cr.config = c;
+    encoder::CheckOptions co;
+    co.bound = o.bound;
+    co.reduction = c.reduction;
+    co.solver = c.solver;
+    if (o.check_timeout > 0)
+      co.deadline = clock_type::now() + std::chrono::duration_cast<clock_type::duration>(
+                                            std::chrono::duration<double>(o.check_timeout));
+    cr.result = encoder::check(tm, co);
+    const encoder::CheckResult& r = cr.result;
+    const std::string got = encoder::verdict_name(r.verdict);
+    auto fail = [&](std::string why) {
+      cr.agrees = false;
+      cr.why = fmt::format("explorer {} (bound {}), check {} {}: {}", oracle_name(ex.verdict), o.bound, c.str(), got,
+                           why);
+      if (!r.reason.empty()) cr.why += " [reason: " + r.reason + "]";
+    };
+    if (r.internal_error) {
+      fail("internal error");
+    } else if (r.verdict == encoder::Verdict::Unknown) {
+      if (r.reason.rfind("timeout", 0) == 0) {
+        if (rr.outcome == Outcome::Agree) {
+          rr.outcome = Outcome::Timeout;
+          rr.detail = c.str() + ": timeout";
+        }
+      } else {
+        fail("the checker gave up on a program the explorer decided");
+      }
+    } else {
+      switch (ex.verdict) {
+        case ir::ExploreVerdict::Unsafe:
+          if (r.verdict != encoder::Verdict::Unsafe) fail("missed the violation");
+          // The explorer's BFS trace is a shortest one; the checker's may be longer (it asks
+          // the property at some depths only), never shorter, and never beyond the bound.
+          else if (r.trace.size() < ex.error_trace.size() || r.trace.size() > o.bound)
+            fail(fmt::format("counterexample of {} steps, the shortest has {}", r.trace.size(),
+                             ex.error_trace.size()));
+          break;
+        case ir::ExploreVerdict::Safe:
+          if (r.verdict == encoder::Verdict::Unsafe) fail("spurious violation");
+          break;
+        case ir::ExploreVerdict::SafeUpToBound:
+          if (r.verdict == encoder::Verdict::Unsafe) fail("spurious violation");
+          // A state at depth K can still move: an execution of K+1 steps exists.
+          else if (r.verdict == encoder::Verdict::Safe) fail("claims every execution ends within the bound");
+          break;
+        case ir::ExploreVerdict::Unknown: break;
+      }
+    }
+    if (!cr.agrees && rr.outcome != Outcome::Disagree) {
+      rr.outcome = Outcome::Disagree;
+      rr.detail = cr.why;
+    }
+    rr.checks.push_back(std::move(cr));
+  }
+  rr.check_seconds = since(t0);
+  return rr;
+}
+
+std::string failure_signature(const RunResult& r) {
+  if (r.outcome != Outcome::Disagree) return "";
+  for (const ConfigResult& c : r.checks)
+    if (!c.agrees)
+      return fmt::format("{} {}/{}{}", oracle_name(r.oracle), c.config.str(), encoder::verdict_name(c.result.verdict),
+                         c.result.internal_error ? " internal" : "");
+  return "frontend";
+}
+
+// --- generation with a verdict target ---------------------------------------------------
+
+namespace {
+bool remove_uid(std::vector<Stmt>& v, int uid) {
+  for (auto it = v.begin(); it != v.end(); ++it) {
+    if (it->uid == uid) {
+      v.erase(it);
+      return true;
+    }
+    if (remove_uid(it->body, uid) || remove_uid(it->els, uid)) return true;
+  }
+  return false;
+}
+}  // namespace
+
+Program generate_program(std::uint64_t seed, const DriverOptions& o) {
+  Program p = generate(seed, o.generator);
+  // Free-form programs fail an assertion in most cases. For about half of the seeds the
+  // explorer is asked which assertion fails first and that assertion is deleted, until the
+  // program is SAFE: the remaining assertions hold in every interleaving (a real test for
+  // spurious counterexamples). The targeted templates choose their verdict themselves.
+  std::mt19937_64 rng(seed * 0x9e3779b97f4a7c15ULL + 17);
+  if (p.templ != "random" || std::uniform_real_distribution<double>(0, 1)(rng) >= o.safe_share) return p;
+  for (int round = 0; round < 6; ++round) {
+    std::vector<int> lines;
+    Translated t = translate(p.to_c(&lines), o.tmp_dir);
+    if (!t.tm) return p;
+    ir::ExploreOptions eo;
+    eo.bound = o.bound;
+    eo.max_states = o.max_states;
+    eo.count_schedules = false;
+    const ir::ExploreResult ex = ir::explore(*t.tm, eo);
+    if (ex.verdict != ir::ExploreVerdict::Unsafe) return p;
+    const std::size_t line = ex.error_loc.line;
+    if (line == 0 || line > lines.size() || lines[line - 1] < 0) return p;
+    bool removed = remove_uid(p.main_body, lines[line - 1]);
+    for (Thread& w : p.workers) removed = removed || remove_uid(w.body, lines[line - 1]);
+    if (!removed) return p;
+    p.templ = "random-safe";
+  }
+  return p;
+}
+
+// --- shrinking -----------------------------------------------------------------------------
+
+namespace {
+
+// Every statement list of the program in a fixed order (main first, then the workers).
+void lists_of(std::vector<Stmt>& v, std::vector<std::vector<Stmt>*>& out) {
+  out.push_back(&v);
+  for (Stmt& s : v) {
+    lists_of(s.body, out);
+    lists_of(s.els, out);
+  }
+}
+std::vector<std::vector<Stmt>*> lists_of(Program& p) {
+  std::vector<std::vector<Stmt>*> out;
+  lists_of(p.main_body, out);
+  for (Thread& t : p.workers)
+    if (!t.removed) lists_of(t.body, out);
+  return out;
+}
+
+// Candidate edit number `j` of a kind applied to a copy; false when `j` is out of range.
+// kind 0: delete a statement; kind 1: replace a compound statement by its body (+ else
+// branch); kind 2: drop an else branch / a loop condition.
+bool apply_edit(Program& p, int kind, std::size_t j) {
+  std::size_t n = 0;
+  for (std::vector<Stmt>* l : lists_of(p)) {
+    for (std::size_t i = 0; i < l->size(); ++i) {
+      Stmt& s = (*l)[i];
+      bool applicable = false;
+      if (kind == 0) applicable = s.kind != Stmt::Kind::Create;
+      else if (kind == 1) applicable = s.kind != Stmt::Kind::Simple && s.kind != Stmt::Kind::Create && s.kind != Stmt::Kind::Join;
+      else applicable = (s.kind == Stmt::Kind::If && !s.els.empty()) || (s.kind == Stmt::Kind::Loop && !s.text.empty());
+      if (!applicable) continue;
+      if (n++ != j) continue;
+      if (kind == 0) {
+        l->erase(l->begin() + static_cast<std::ptrdiff_t>(i));
+      } else if (kind == 1) {
+        std::vector<Stmt> repl = std::move(s.body);
+        for (Stmt& e : s.els) repl.push_back(std::move(e));
+        l->erase(l->begin() + static_cast<std::ptrdiff_t>(i));
+        l->insert(l->begin() + static_cast<std::ptrdiff_t>(i), std::make_move_iterator(repl.begin()),
+                  std::make_move_iterator(repl.end()));
+      } else {
+        if (s.kind == Stmt::Kind::If) s.els.clear();
+        else s.text.clear();
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+Program shrink(const Program& p, const DriverOptions& o, const std::string& signature, int& steps, double max_seconds) {
+  const auto start = clock_type::now();
+  Program best = p;
+  // Only the configuration that disagreed needs to run while shrinking.
+  DriverOptions so = o;
+  for (const Config& c : o.configs)
+    if (signature.find(c.str()) != std::string::npos) so.configs = {c};
+  auto still_fails = [&](const Program& cand) {
+    return failure_signature(run_program(cand, so)) == signature;
+  };
+  bool progress = true;
+  while (progress && since(start) < max_seconds) {
+    progress = false;
+    for (std::size_t w = 0; w < best.workers.size() && since(start) < max_seconds; ++w) {
+      if (best.workers[w].removed) continue;
+      Program cand = best;
+      cand.workers[w].removed = true;
+      if (still_fails(cand)) {
+        best = std::move(cand);
+        ++steps;
+        progress = true;
+      }
+    }
+    for (int kind = 0; kind < 3; ++kind) {
+      for (std::size_t j = 0; since(start) < max_seconds;) {
+        Program cand = best;
+        if (!apply_edit(cand, kind, j)) break;
+        if (still_fails(cand)) {
+          best = std::move(cand);
+          ++steps;
+          progress = true;  // same j now names the next candidate
+        } else {
+          ++j;
+        }
+      }
+    }
+  }
+  // Globals, the array and the pointer stay: deleting declarations rarely helps readability
+  // and the program must keep compiling.
+  return best;
+}
+
+void write_regression_case(const std::string& dir, const Program& p, const RunResult& r, const DriverOptions& o) {
+  fs::create_directories(dir);
+  write_file((fs::path(dir) / "main.c").string(), p.to_c());
+  // The expected verdict is what a correct checker says: the explorer's answer, or for SAFE the
+  // answer of a configuration that agreed (SAFE or SAFE_UP_TO_BOUND, depending on the bound).
+  std::string expected = oracle_name(r.oracle);
+  const ConfigResult* bad = nullptr;
+  for (const ConfigResult& c : r.checks) {
+    if (!c.agrees && !bad) bad = &c;
+    if (c.agrees && r.oracle == ir::ExploreVerdict::Safe) expected = encoder::verdict_name(c.result.verdict);
+  }
+  std::string desc = fmt::format("# Found by siren-fuzz (seed {}, template {}), shrunk.\n", p.seed, p.templ);
+  if (bad) desc += "# " + bad->why + "\n";
+  // A test-only reduction (not listed, `siren check` rejects it) is left out: the case then
+  // checks that the default configuration gives the right answer.
+  const auto listed = reduction::scheduler_constraint_names();
+  const bool cli_config = bad && std::find(listed.begin(), listed.end(), bad->config.reduction) != listed.end();
+  desc += fmt::format("args: --bound {}{}\n", o.bound, cli_config ? " " + bad->config.str() : "");
+  desc += "verdict: " + expected + "\n";
+  write_file((fs::path(dir) / "test.desc").string(), desc);
+}
+
+}  // namespace siren::fuzz

@@ -1,0 +1,76 @@
+// The differential driver (tools/fuzz/README.md): one generated program -> the explicit-state
+// explorer (the oracle) and the BMC engine under every reduction and solver that exists ->
+// compare. Everything runs in-process (one Clang parse per program).
+#pragma once
+
+#include "encoder/bmc.hpp"
+#include "ir/explorer.hpp"
+#include "tools/fuzz/generator.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace siren::fuzz {
+
+struct Config {
+  std::string reduction;
+  std::string solver;
+  std::string str() const { return "--reduction " + reduction + " --solver " + solver; }
+};
+
+/// Every reduction and solver the engine accepts right now (probed on a one-thread program),
+/// as the cross product reductions x solvers.
+std::vector<Config> available_configs();
+
+struct DriverOptions {
+  unsigned bound = 30;              // K for both the explorer and the BMC
+  std::size_t max_states = 300'000;  // explorer: beyond -> UNKNOWN (skipped)
+  double check_timeout = 30;         // seconds per BMC run (timeout: counted, not a disagreement)
+  std::vector<Config> configs;
+  std::string tmp_dir;               // where program files are written
+  GeneratorOptions generator;
+  double safe_share = 0.3;          // share of free-form seeds steered towards SAFE
+};
+
+/// generate() plus the verdict steering (driver.cpp): for a share of the free-form seeds,
+/// the assertions the explorer finds failing are deleted until the program is SAFE.
+Program generate_program(std::uint64_t seed, const DriverOptions& o);
+
+enum class Outcome { Agree, Disagree, Skipped, Timeout };
+
+struct ConfigResult {
+  Config config;
+  encoder::CheckResult result;
+  bool agrees = true;
+  std::string why;  // for a disagreement
+};
+
+struct RunResult {
+  Outcome outcome = Outcome::Agree;
+  std::string detail;                 // disagreement / skip reason
+  ir::ExploreVerdict oracle = ir::ExploreVerdict::Unknown;
+  std::size_t oracle_states = 0;
+  std::size_t error_steps = 0;        // UNSAFE: length of the shortest counterexample
+  std::size_t error_threads = 0;      // ... number of distinct threads in it
+  std::size_t error_workers = 0;      // ... of which not main
+  double explore_seconds = 0, check_seconds = 0, frontend_seconds = 0;
+  std::vector<ConfigResult> checks;
+};
+
+/// Runs one program through the oracle and every configuration.
+RunResult run_program(const Program& p, const DriverOptions& o);
+
+/// Signature of a disagreement, to decide whether a shrunk program still fails the same way:
+/// the first disagreeing configuration and the two verdicts.
+std::string failure_signature(const RunResult& r);
+
+/// Deletes threads and statements (and unwraps compound statements) while the disagreement
+/// keeps its signature. Returns the smallest program found; `steps` counts accepted deletions.
+Program shrink(const Program& p, const DriverOptions& o, const std::string& signature, int& steps,
+               double max_seconds = 120);
+
+/// Writes `dir/main.c` and `dir/test.desc` (tests/regression layout) for a shrunk failure.
+void write_regression_case(const std::string& dir, const Program& p, const RunResult& r, const DriverOptions& o);
+
+}  // namespace siren::fuzz

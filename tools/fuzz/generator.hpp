@@ -1,0 +1,68 @@
+// Random concurrent C programs for differential testing (issue 4, tools/fuzz/README.md).
+//
+// A generated program is kept as a small AST (threads of statements) so that the shrinker can
+// delete statements and threads and print the result again. Everything is decided by one
+// seed (std::mt19937_64): the same seed gives the same C text on every machine.
+//
+// Programs use: 1-3 worker threads created by main (joined or not), shared ints g0..gN, a
+// shared array `arr`, a pointer `p` to a shared int that threads redirect, locals, one mutex
+// with lock/unlock pairs, `__VERIFIER_atomic_begin/end` sections, if/else and bounded loops
+// over shared values, nondet _Bool choices (a domain the explorer covers fully), and asserts
+// (`assert` from <assert.h> or `if (!c) reach_error();`) that fail in some interleavings only.
+// Besides the free-form template there are two targeted ones: "chain3" (the error needs a
+// 3-link hand-off between three worker threads) and "deep" (the error needs many steps).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace siren::fuzz {
+
+struct Stmt {
+  enum class Kind {
+    Simple,  // `text` is one complete C statement (assignment, assert, ...)
+    If,      // if (text) { body } else { els }   (els may be empty)
+    Loop,    // for (var = 0; var < n && (text); var++) { body }   (text may be empty)
+    Lock,    // pthread_mutex_lock(&m); body; pthread_mutex_unlock(&m);
+    Atomic,  // __VERIFIER_atomic_begin(); body; __VERIFIER_atomic_end();
+    Create,  // pthread_create(&h<n>, 0, t<n>, 0);  (only in main; removed with its thread)
+    Join,    // pthread_join(h<n>, 0);
+  };
+  Kind kind = Kind::Simple;
+  std::string text;
+  std::string var;  // Loop: counter local
+  int n = 0;        // Loop: bound; Create/Join: worker index
+  int uid = -1;     // Simple statements: unique within the program (shaping, shrinking)
+  std::vector<Stmt> body, els;
+};
+
+struct Thread {
+  std::vector<Stmt> body;
+  bool removed = false;  // deleted by the shrinker (keeps worker indices stable)
+};
+
+struct Program {
+  std::uint64_t seed = 0;
+  std::string templ;                 // "random", "chain3", "deep"
+  std::vector<int> globals;          // g0.. initial values
+  std::vector<int> array;            // arr initial values (empty: no array)
+  int pointer_target = -1;           // p = &g<k> initially (-1: no pointer)
+  bool mutex = false;
+  bool nondet = false;               // declares __VERIFIER_nondet_bool
+  std::vector<Thread> workers;       // t0.. (created by main's Create statements)
+  std::vector<Stmt> main_body;
+
+  /// The C text; `line_uids[line - 1]` is the uid of the statement printed on that line.
+  std::string to_c(std::vector<int>* line_uids = nullptr) const;
+  std::size_t size() const;          // number of statements (all levels), for reports
+};
+
+struct GeneratorOptions {
+  int max_workers = 3;     // worker threads (plus main: 2-4 threads)
+  int max_stmts = 4;       // top-level statements per worker: 1 .. max_stmts - workers
+};
+
+Program generate(std::uint64_t seed, const GeneratorOptions& options = {});
+
+}  // namespace siren::fuzz

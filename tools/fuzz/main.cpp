@@ -1,0 +1,171 @@
+// siren-fuzz: the ground-truth oracle loop (tools/fuzz/README.md).
+//   siren-fuzz --programs N [--seed S]        N programs, seeds S, S+1, ..., S+N-1
+//   siren-fuzz --minutes M [--seed S]         as many as fit in M minutes
+//   siren-fuzz --print SEED                   print the C program of one seed
+// Prints `programs N, disagreements D` and the SAFE/UNSAFE mix; exit 0 iff D == 0 (with
+// --expect-disagreements: iff D > 0, for the test that a broken encoder is caught).
+#include "tools/fuzz/driver.hpp"
+#include "tools/fuzz/generator.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+
+namespace fs = std::filesystem;
+using namespace siren::fuzz;
+
+int main(int argc, char** argv) {
+  CLI::App app{"siren-fuzz: random concurrent C programs, explorer vs. siren check (every reduction and solver)"};
+  std::uint64_t programs = 0, seed = 1;
+  double minutes = 0;
+  std::string keep_dir;
+  bool expect_disagreements = false, verbose = false, no_shrink = false;
+  std::size_t stop_after = 0;
+  double require_mix = 0;
+  std::optional<std::uint64_t> print_seed;
+  DriverOptions o;
+  app.add_option("--programs,-n", programs, "Number of programs");
+  app.add_option("--minutes,-m", minutes, "Run for this many minutes (with --programs: whichever ends first)");
+  app.add_option("--seed,-s", seed, "First seed (program i uses seed S+i; default 1)");
+  app.add_option("--bound,-k", o.bound, "Bound K for the explorer and siren check (default 30)");
+  app.add_option("--keep-failures", keep_dir,
+                 "Shrink every disagreement and write it as a regression case DIR/fuzz_<seed>/ "
+                 "(main.c + test.desc; use tests/regression to add it to ctest)");
+  app.add_flag("--no-shrink", no_shrink, "With --keep-failures: write the unshrunk program");
+  app.add_option("--stop-after", stop_after, "Stop after this many disagreements (0: never)");
+  app.add_flag("--expect-disagreements", expect_disagreements,
+               "Exit 0 iff some disagreement was found (tests that a broken encoder is caught)");
+  app.add_option("--require-mix", require_mix,
+                 "Fail unless at least PCT% of the decided programs are UNSAFE and PCT% SAFE");
+  std::vector<std::string> test_reductions;
+  app.add_option("--test-reduction", test_reductions,
+                 "Also check under this reduction, even if it is not listed (e.g. test-broken, the "
+                 "deliberately unsound one ctest uses to prove the driver catches bugs)");
+  app.add_option("--check-timeout", o.check_timeout, "Seconds per siren check run (default 30)");
+  app.add_option("--print", print_seed, "Print the program of this seed and exit");
+  app.add_flag("--verbose,-v", verbose, "One line per program");
+  CLI11_PARSE(app, argc, argv);
+
+  if (print_seed) {
+    o.tmp_dir = (fs::temp_directory_path() / fmt::format("siren-fuzz-{}", ::getpid())).string();
+    fs::create_directories(o.tmp_dir);
+    std::fputs(generate_program(*print_seed, o).to_c().c_str(), stdout);
+    fs::remove_all(o.tmp_dir);
+    return 0;
+  }
+  if (programs == 0 && minutes <= 0) {
+    std::fprintf(stderr, "siren-fuzz: give --programs N and/or --minutes M\n");
+    return 2;
+  }
+  o.tmp_dir = (fs::temp_directory_path() / fmt::format("siren-fuzz-{}", ::getpid())).string();
+  fs::create_directories(o.tmp_dir);
+  o.configs = available_configs();
+  for (const std::string& r : test_reductions) o.configs.push_back({r, "cadical"});
+  std::string cfgs;
+  for (const Config& c : o.configs) cfgs += (cfgs.empty() ? "" : ", ") + c.str();
+  std::printf("siren-fuzz: seed %llu, bound %u, configurations: %s\n", static_cast<unsigned long long>(seed), o.bound,
+              cfgs.c_str());
+  std::fflush(stdout);
+
+  const auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  std::uint64_t n = 0, disagreements = 0, skipped = 0, timeouts = 0;
+  std::map<std::string, std::uint64_t> verdicts, templ_total, templ_unsafe;
+  std::uint64_t three_workers = 0, deep = 0, max_steps = 0;
+  double t_front = 0, t_explore = 0, t_check = 0, worst = 0;
+  std::uint64_t worst_seed = 0;
+  for (;; ++n) {
+    if (programs && n >= programs) break;
+    if (minutes > 0 && elapsed() >= minutes * 60) break;
+    if (stop_after && disagreements >= stop_after) break;
+    const std::uint64_t s = seed + n;
+    const Program p = generate_program(s, o);
+    const auto t0 = std::chrono::steady_clock::now();
+    const RunResult r = run_program(p, o);
+    const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (dt > worst) worst = dt, worst_seed = s;
+    t_front += r.frontend_seconds;
+    t_explore += r.explore_seconds;
+    t_check += r.check_seconds;
+    ++templ_total[p.templ];
+    const char* oracle = r.oracle == siren::ir::ExploreVerdict::Unsafe ? "UNSAFE"
+                         : r.oracle == siren::ir::ExploreVerdict::Safe ? "SAFE"
+                         : r.oracle == siren::ir::ExploreVerdict::SafeUpToBound ? "SAFE_UP_TO_BOUND"
+                                                                                 : "UNKNOWN";
+    ++verdicts[oracle];
+    if (r.oracle == siren::ir::ExploreVerdict::Unsafe) {
+      ++templ_unsafe[p.templ];
+      if (r.error_workers >= 3) ++three_workers;
+      if (r.error_steps >= 20) ++deep;
+      max_steps = std::max<std::uint64_t>(max_steps, r.error_steps);
+    }
+    if (verbose)
+      std::printf("seed %llu %-6s %-16s states %zu steps %zu threads %zu  %.3fs%s%s\n",
+                  static_cast<unsigned long long>(s), p.templ.c_str(), oracle, r.oracle_states, r.error_steps,
+                  r.error_threads, dt, r.outcome == Outcome::Agree ? "" : "  ", r.detail.c_str());
+    switch (r.outcome) {
+      case Outcome::Agree: break;
+      case Outcome::Skipped: ++skipped; break;
+      case Outcome::Timeout: ++timeouts; break;
+      case Outcome::Disagree: {
+        ++disagreements;
+        std::printf("DISAGREEMENT seed %llu: %s\n", static_cast<unsigned long long>(s), r.detail.c_str());
+        if (verbose)
+          for (const ConfigResult& c : r.checks)
+            for (const auto& row : c.result.trace)
+              std::printf("    %s %3u %-8s %s:%u %s\n", c.config.reduction.c_str(), row.step, row.thread.c_str(),
+                          row.file.c_str(), row.line, row.stmt.c_str());
+        if (!keep_dir.empty()) {
+          Program small = p;
+          RunResult sr = r;
+          int steps = 0;
+          if (!no_shrink) {
+            small = shrink(p, o, failure_signature(r), steps);
+            sr = run_program(small, o);
+          }
+          const std::string dir = (fs::path(keep_dir) / fmt::format("fuzz_{}", s)).string();
+          write_regression_case(dir, small, sr, o);
+          std::printf("  shrunk %zu -> %zu statements in %d steps: %s\n", p.size(), small.size(), steps, dir.c_str());
+        }
+        std::fflush(stdout);
+        break;
+      }
+    }
+  }
+  fs::remove_all(o.tmp_dir);
+
+  const std::uint64_t unsafe = verdicts["UNSAFE"];
+  const std::uint64_t safe = verdicts["SAFE"] + verdicts["SAFE_UP_TO_BOUND"];
+  const double decided = static_cast<double>(unsafe + safe);
+  const double pu = decided > 0 ? 100.0 * static_cast<double>(unsafe) / decided : 0;
+  const double ps = decided > 0 ? 100.0 * static_cast<double>(safe) / decided : 0;
+  std::printf("oracle verdicts: UNSAFE %llu (%.0f%%), SAFE %llu (%.0f%%; %llu of them up to bound), UNKNOWN %llu\n",
+              static_cast<unsigned long long>(unsafe), pu, static_cast<unsigned long long>(safe), ps,
+              static_cast<unsigned long long>(verdicts["SAFE_UP_TO_BOUND"]),
+              static_cast<unsigned long long>(verdicts["UNKNOWN"]));
+  std::string templ;
+  for (const auto& [name, total] : templ_total)
+    templ += fmt::format("{}{} {} ({} UNSAFE)", templ.empty() ? "" : ", ", name, total, templ_unsafe[name]);
+  std::printf("templates: %s\n", templ.c_str());
+  std::printf("UNSAFE whose shortest counterexample needs 3 worker threads: %llu; deep (>= 20 steps): %llu; "
+              "longest shortest counterexample: %llu steps\n",
+              static_cast<unsigned long long>(three_workers), static_cast<unsigned long long>(deep),
+              static_cast<unsigned long long>(max_steps));
+  std::printf("time: %.1fs (front end %.1fs, explorer %.1fs, check %.1fs; slowest seed %llu %.2fs); "
+              "skipped %llu, check timeouts %llu\n",
+              elapsed(), t_front, t_explore, t_check, static_cast<unsigned long long>(worst_seed), worst,
+              static_cast<unsigned long long>(skipped), static_cast<unsigned long long>(timeouts));
+  std::printf("programs %llu, disagreements %llu\n", static_cast<unsigned long long>(n),
+              static_cast<unsigned long long>(disagreements));
+  bool ok = expect_disagreements ? disagreements > 0 : disagreements == 0;
+  if (require_mix > 0 && (pu < require_mix || ps < require_mix)) {
+    std::printf("FAIL: mix below %.0f%%\n", require_mix);
+    ok = false;
+  }
+  return ok ? 0 : 1;
+}
