@@ -9,6 +9,8 @@ A case is a folder with `main.c` and `test.desc`; test.desc lines:
   min-bound: N   the violation needs at least N steps: with --bound N-1 the answer must be
                  SAFE_UP_TO_BOUND
   timeout: SEC   (default 60) wall-clock limit for each siren run
+  source: PATH   the program to check, relative to the case folder, when the case reuses
+                 another case's program (default: main.c)
 Usage: run_test.py SIREN CASE_DIR
 """
 import json
@@ -22,7 +24,7 @@ EXIT_CODES = {"SAFE": 0, "SAFE_UP_TO_BOUND": 0, "UNSAFE": 10, "UNKNOWN": 5}
 
 
 def parse_desc(path):
-    desc = {"args": [], "match": [], "no-match": [], "timeout": 60}
+    desc = {"args": [], "match": [], "no-match": [], "timeout": 60, "source": "main.c"}
     for line in path.read_text().splitlines():
         if not line.strip() or line.startswith("#"):
             continue
@@ -32,7 +34,7 @@ def parse_desc(path):
             desc["args"] += shlex.split(value)
         elif key in ("match", "no-match"):
             desc[key].append(value)
-        elif key in ("verdict",):
+        elif key in ("verdict", "source"):
             desc[key] = value
         elif key in ("min-bound", "timeout"):
             desc[key] = int(value)
@@ -43,8 +45,8 @@ def parse_desc(path):
     return desc
 
 
-def run(siren, case, args, timeout):
-    cmd = [siren, "check", str(case / "main.c"), "--json", *args]
+def run(siren, program, args, timeout):
+    cmd = [siren, "check", str(program), "--json", *args]
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -60,7 +62,8 @@ def run(siren, case, args, timeout):
 def main():
     siren, case = sys.argv[1], Path(sys.argv[2])
     desc = parse_desc(case / "test.desc")
-    p, out = run(siren, case, desc["args"], desc["timeout"])
+    program = (case / desc["source"]).resolve()
+    p, out = run(siren, program, desc["args"], desc["timeout"])
     failures = []
     if out.get("verdict") != desc["verdict"]:
         failures.append(f"verdict {out.get('verdict')} ({out.get('reason', '')}), "
@@ -77,7 +80,7 @@ def main():
             failures.append(f"output matches /{rx}/")
     if "min-bound" in desc:
         shallow = [a for a in desc["args"]] + ["--bound", str(desc["min-bound"] - 1)]
-        _, out2 = run(siren, case, shallow, desc["timeout"])
+        _, out2 = run(siren, program, shallow, desc["timeout"])
         if out2.get("verdict") != "SAFE_UP_TO_BOUND":
             failures.append(f"with --bound {desc['min-bound'] - 1}: verdict "
                             f"{out2.get('verdict')}, expected SAFE_UP_TO_BOUND")
