@@ -469,9 +469,68 @@ class Explorer {
     std::vector<std::vector<Access>> accs;
     std::unordered_set<State, StateHash> on_stack;
     dfs(s, 0, threads, accs, on_stack);
-    if (abort_) return;
+    if (abort_) {
+      if (paths_ > o_.max_paths) count_memoised();
+      return;
+    }
     r_.schedules = paths_;
     r_.mazurkiewicz_classes = classes_.size();
+  }
+
+  // Too many executions to enumerate: count the complete schedules as paths in the state graph
+  // instead, memoised per (state, depth) (per state without a bound, where the graph must be
+  // acyclic). Mazurkiewicz classes need the executions themselves and stay unreported.
+  void count_memoised() {
+    memo_.clear();
+    memo_overflow_ = false;
+    memo_cycle_ = false;
+    std::unordered_set<State, StateHash> on_stack;
+    const std::uint64_t n = paths_from(states_[0], 0, on_stack);
+    memo_.clear();
+    const std::string why = "more than " + std::to_string(o_.max_paths) + " complete executions";
+    if (memo_cycle_) {
+      r_.counting_note = "not computed: infinitely many schedules (the state graph has a cycle; give a bound)";
+    } else if (memo_overflow_) {
+      r_.counting_note = "not computed: more than 2^64 schedules";
+    } else if (memo_limit_hit_) {
+      r_.counting_note = "not computed: " + why + " and the memo table is full";
+    } else {
+      r_.schedules = n;
+      r_.counting_note = "Mazurkiewicz classes not computed: " + why + " (schedules counted over the state graph)";
+    }
+  }
+
+  std::uint64_t paths_from(const State& s, std::size_t depth, std::unordered_set<State, StateHash>& on_stack) {
+    if (memo_cycle_ || memo_overflow_ || memo_limit_hit_) return 0;
+    if (o_.bound && depth >= o_.bound) return 1;
+    const std::size_t key_depth = o_.bound ? depth : 0;
+    auto it = memo_.find(s);
+    if (it != memo_.end()) {
+      auto jt = it->second.find(key_depth);
+      if (jt != it->second.end()) return jt->second;
+    }
+    if (!o_.bound) {
+      if (!on_stack.insert(s).second) {
+        memo_cycle_ = true;
+        return 0;
+      }
+    }
+    std::uint64_t total = 0;
+    bool moved = false;
+    for (ThreadId t = 0; t < tm_.threads.size(); ++t) {
+      if (!in_.enabled(s, t)) continue;
+      moved = true;
+      State next = s;
+      const StepResult res = in_.step(next, Step{t, {}});
+      const std::uint64_t n = res.outcome == StepOutcome::Error ? 1 : paths_from(next, depth + 1, on_stack);
+      if (total + n < total) memo_overflow_ = true;
+      total += n;
+    }
+    if (!o_.bound) on_stack.erase(s);
+    if (!moved) total = 1;
+    if (++memo_entries_ > 4 * o_.max_states) memo_limit_hit_ = true;
+    memo_[s][key_depth] = total;
+    return total;
   }
 
   void dfs(const State& s, std::size_t depth, std::vector<ThreadId>& threads,
@@ -529,6 +588,9 @@ class Explorer {
   std::unordered_map<Key, std::size_t, KeyHash> seen_;
   std::uint64_t paths_ = 0;
   bool abort_ = false;
+  std::unordered_map<State, std::unordered_map<std::size_t, std::uint64_t>, StateHash> memo_;
+  std::size_t memo_entries_ = 0;
+  bool memo_overflow_ = false, memo_cycle_ = false, memo_limit_hit_ = false;
   std::unordered_set<std::string> classes_;
 };
 

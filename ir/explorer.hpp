@@ -7,7 +7,8 @@
 //
 // Schedules and Mazurkiewicz classes are counted by enumerating every complete execution
 // (depth-first, no state merging), only for programs without nondet choices, and only while
-// the number of executions stays under ExploreOptions::max_paths; an unbounded exploration
+// the number of executions stays under ExploreOptions::max_paths (beyond it, schedules alone are
+// counted as paths in the state graph, memoised per (state, depth)); an unbounded exploration
 // whose state graph has a cycle has infinitely many schedules and is not counted.
 #pragma once
 

@@ -200,3 +200,21 @@ TEST_CASE("explorer: nondet domain") {
   CHECK(r.verdict == ExploreVerdict::Safe);
   CHECK(r.states == 7);  // init; v=0/1 before the assert, after it, and terminated
 }
+
+TEST_CASE("explorer: beyond max_paths, schedules are counted over the state graph") {
+  const ThreadModel tm = build_thread_model(counter(false), ThreadModelOptions{});
+  ExploreOptions o;
+  const ExploreResult full = explore(tm, o);
+  REQUIRE(full.schedules);
+  o.max_paths = 3;  // enumeration gives up; the memoised count must agree
+  const ExploreResult r = explore(tm, o);
+  REQUIRE(r.schedules);
+  CHECK(*r.schedules == *full.schedules);
+  CHECK_FALSE(r.mazurkiewicz_classes);
+  ExploreOptions ob;
+  ob.bound = 6;
+  ob.max_paths = 2;
+  const ExploreResult rb = explore(tm, ob);
+  REQUIRE(rb.schedules);
+  CHECK(*rb.schedules == brute_force_schedules(tm, 6));
+}
