@@ -1,6 +1,8 @@
 // Hash-consing expression manager (see ir/expr.hpp).
 #include "ir/expr.hpp"
 
+#include "ir/arith.hpp"
+
 #include <cassert>
 #include <algorithm>
 #include <functional>
@@ -186,8 +188,9 @@ bool is_cmp(Op op) {
   }
 }
 
-std::uint64_t fold_binary(Op op, Type t, std::uint64_t a, std::uint64_t b) {
-  const unsigned w = t.width;
+}  // namespace
+
+std::uint64_t eval_int_binary(Op op, unsigned w, std::uint64_t a, std::uint64_t b) {
   const std::uint64_t mask = w >= 64 ? ~0ULL : ((1ULL << w) - 1);
   const std::uint64_t ua = a & mask, ub = b & mask;
   const std::int64_t sa = as_signed(Type::integer(w, true), a), sb = as_signed(Type::integer(w, true), b);
@@ -197,16 +200,14 @@ std::uint64_t fold_binary(Op op, Type t, std::uint64_t a, std::uint64_t b) {
     case Op::Mul: return a * b;
     case Op::UDiv: return ub == 0 ? ~0ULL : ua / ub;
     case Op::URem: return ub == 0 ? ua : ua % ub;
-    case Op::SDiv: {
+    case Op::SDiv:
       if (sb == 0) return sa < 0 ? 1 : ~0ULL;
-      if (sb == -1) return ~static_cast<std::uint64_t>(sa) + 1;  // wraps for INT_MIN
+      if (sb == -1) return ~static_cast<std::uint64_t>(sa) + 1;  // INT_MIN / -1 wraps to INT_MIN
       return static_cast<std::uint64_t>(sa / sb);
-    }
-    case Op::SRem: {
-      if (sb == 0) return a;
+    case Op::SRem:
+      if (sb == 0) return static_cast<std::uint64_t>(sa);
       if (sb == -1) return 0;
       return static_cast<std::uint64_t>(sa % sb);
-    }
     case Op::Shl: return ub >= w ? 0 : a << ub;
     case Op::LShr: return ub >= w ? 0 : ua >> ub;
     case Op::AShr: return ub >= w ? (sa < 0 ? ~0ULL : 0) : static_cast<std::uint64_t>(sa >> ub);
@@ -219,12 +220,11 @@ std::uint64_t fold_binary(Op op, Type t, std::uint64_t a, std::uint64_t b) {
     case Op::Ule: return ua <= ub;
     case Op::Slt: return sa < sb;
     case Op::Sle: return sa <= sb;
-    case Op::LAnd: return a && b;
-    case Op::LOr: return a || b;
-    default: assert(false && "fold_binary"); return 0;
+    case Op::LAnd: return (ua != 0) && (ub != 0);
+    case Op::LOr: return (ua != 0) || (ub != 0);
+    default: assert(false && "eval_int_binary: not an integer binary operator"); return 0;
   }
 }
-}  // namespace
 
 ExprRef ExprManager::mk_binary(Op op, ExprRef a, ExprRef b) {
   Type result = a->type;
@@ -252,7 +252,7 @@ ExprRef ExprManager::mk_binary(Op op, ExprRef a, ExprRef b) {
       assert(a->type.is_int() && "arithmetic needs integers");
     }
     if (a->is_const() && b->is_const() && !a->type.is_ptr())
-      return mk_const(result, fold_binary(op, a->type, a->value, b->value));
+      return mk_const(result, eval_int_binary(op, a->type.width, a->value, b->value));
     if (a == b && (op == Op::Eq || op == Op::Ule || op == Op::Sle)) return mk_true();
     if (a == b && (op == Op::Ne || op == Op::Ult || op == Op::Slt)) return mk_false();
     if (a->is_const() && b->is_const() && a->type.is_ptr() && (op == Op::Eq || op == Op::Ne))

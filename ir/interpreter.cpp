@@ -1,6 +1,8 @@
 // The concrete interpreter (ir/interpreter.hpp): docs/semantics.md, executed literally.
 #include "ir/interpreter.hpp"
 
+#include "ir/arith.hpp"
+
 #include <cassert>
 
 namespace siren::ir {
@@ -11,43 +13,6 @@ constexpr Type kI64 = Type::integer(64, true);
 
 std::uint64_t mask_of(unsigned w) { return w >= 64 ? ~0ULL : ((1ULL << w) - 1); }
 std::int64_t sext_width(unsigned w, std::uint64_t v) { return as_signed(Type::integer(w, true), v); }
-
-std::uint64_t int_binary(Op op, Type t, std::uint64_t a, std::uint64_t b) {
-  const unsigned w = t.width;
-  const std::uint64_t mask = mask_of(w);
-  const std::uint64_t ua = a & mask, ub = b & mask;
-  const std::int64_t sa = sext_width(w, a), sb = sext_width(w, b);
-  switch (op) {
-    case Op::Add: return a + b;
-    case Op::Sub: return a - b;
-    case Op::Mul: return a * b;
-    case Op::UDiv: return ub == 0 ? ~0ULL : ua / ub;
-    case Op::URem: return ub == 0 ? ua : ua % ub;
-    case Op::SDiv:
-      if (sb == 0) return sa < 0 ? 1 : ~0ULL;
-      if (sb == -1) return ~static_cast<std::uint64_t>(sa) + 1;  // INT_MIN / -1 wraps to INT_MIN
-      return static_cast<std::uint64_t>(sa / sb);
-    case Op::SRem:
-      if (sb == 0) return static_cast<std::uint64_t>(sa);
-      if (sb == -1) return 0;
-      return static_cast<std::uint64_t>(sa % sb);
-    case Op::Shl: return ub >= w ? 0 : a << ub;
-    case Op::LShr: return ub >= w ? 0 : ua >> ub;
-    case Op::AShr: return ub >= w ? (sa < 0 ? ~0ULL : 0) : static_cast<std::uint64_t>(sa >> ub);
-    case Op::BitAnd: return a & b;
-    case Op::BitOr: return a | b;
-    case Op::BitXor: return a ^ b;
-    case Op::Eq: return ua == ub;
-    case Op::Ne: return ua != ub;
-    case Op::Ult: return ua < ub;
-    case Op::Ule: return ua <= ub;
-    case Op::Slt: return sa < sb;
-    case Op::Sle: return sa <= sb;
-    case Op::LAnd: return (ua != 0) && (ub != 0);
-    case Op::LOr: return (ua != 0) || (ub != 0);
-    default: assert(false && "int_binary"); return 0;
-  }
-}
 
 }  // namespace
 
@@ -140,7 +105,7 @@ Value Interpreter::eval(const State& s, ThreadId t, ExprRef e) const {
     return {r ? 1u : 0u, 0};
   }
   const Type opt = at.is_bool() ? Type::integer(1, false) : at;
-  return {normalize(ty, int_binary(e->op, opt, a.bits, b.bits)), 0};
+  return {normalize(ty, eval_int_binary(e->op, opt.width, a.bits, b.bits)), 0};
 }
 
 State Interpreter::initial_state(const std::vector<Value>& initial_nondet) const {
