@@ -482,11 +482,9 @@ class Builder {
                 if (!big(v)) consts.insert(static_cast<std::int64_t>(v));
               }
             });
-    for (std::int64_t c : consts) {
-      if (th.size() > 400) break;
+    for (std::int64_t c : consts) {  // Octagon::widen sorts its thresholds on every call: keep few
+      if (th.size() > 80) break;
       th.insert(c);
-      th.insert(c - 1);
-      th.insert(c + 1);
     }
     thresholds_.assign(th.begin(), th.end());
   }
@@ -660,14 +658,30 @@ class Builder {
     }
   }
 
+  /// Bottom test without closing: the states of this analysis are closed or widened iterates of
+  /// non-empty states (never empty), so an empty pack is always a closed one.
+  static bool qbot(const TgState& s) {
+    for (const auto& p : s.packs)
+      if (p.is_closed() && p.is_bottom()) return true;
+    return false;
+  }
+
   /// 1: the condition holds in every state of `s`, 0: in none, -1: unknown.
   int decide(const TgState& s, ThreadId t, ExprRef c) {
+    // Nested decisions (a comparison inside an Ite inside a guard ...) multiply: beyond a small
+    // depth the answer is "unknown", which is always sound.
+    if (decide_depth_ >= 2) return -1;
+    struct Depth {
+      unsigned& d;
+      explicit Depth(unsigned& x) : d(x) { ++d; }
+      ~Depth() { --d; }
+    } depth(decide_depth_);
     TgState p = s;
     guard(p, t, c, true);
-    if (p.is_bottom()) return 0;
+    if (qbot(p)) return 0;
     TgState n = s;
     guard(n, t, c, false);
-    if (n.is_bottom()) return 1;
+    if (qbot(n)) return 1;
     return -1;
   }
 
@@ -737,7 +751,7 @@ class Builder {
   }
 
   void guard(TgState& s, ThreadId t, ExprRef c, bool pos) {
-    if (s.is_bottom()) return;
+    if (qbot(s)) return;
     switch (c->op) {
       case Op::Const:
         if ((c->value != 0) != pos) set_bottom(s);
@@ -810,27 +824,27 @@ class Builder {
   }
 
   TgState join(const TgState& a, const TgState& b) const {
-    if (a.is_bottom()) return b;
-    if (b.is_bottom()) return a;
+    if (qbot(a)) return b;
+    if (qbot(b)) return a;
     TgState r;
     r.packs.reserve(a.packs.size());
     for (std::size_t i = 0; i < a.packs.size(); ++i) r.packs.push_back(a.packs[i].join(b.packs[i]));
     return r;
   }
   bool leq(const TgState& a, const TgState& b) const {
-    if (a.is_bottom()) return true;
-    if (b.is_bottom()) return false;
+    if (qbot(a)) return true;
+    if (qbot(b)) return false;
     for (std::size_t i = 0; i < a.packs.size(); ++i)
       if (!a.packs[i].leq(b.packs[i])) return false;
     return true;
   }
-  /// old ∇ (old ⊔ next), never closed
-  TgState widen(const TgState& old, const TgState& next) const {
-    if (old.is_bottom()) return next;
-    if (next.is_bottom()) return old;
+  /// raw ∇ (closed ⊔ next) where `closed` is the closure of the raw iterate; never closed
+  TgState widen(const TgState& raw, const TgState& closed, const TgState& next) const {
+    if (qbot(closed)) return next;
+    if (qbot(next)) return raw;
     TgState r;
-    for (std::size_t i = 0; i < old.packs.size(); ++i)
-      r.packs.push_back(old.packs[i].widen(old.packs[i].join(next.packs[i]), thresholds_));
+    for (std::size_t i = 0; i < raw.packs.size(); ++i)
+      r.packs.push_back(raw.packs[i].widen(closed.packs[i].join(next.packs[i]), thresholds_));
     return r;
   }
   void close(TgState& s) const {
@@ -838,7 +852,7 @@ class Builder {
   }
 
   void assign_var(TgState& s, int v, const AVal& val, Type from) const {
-    if (v < 0 || s.is_bottom()) return;
+    if (v < 0 || qbot(s)) return;
     const Type to = vars_[v].type;
     AVal x = val;
     if (!(from == to) || !fits(x.itv, to)) {
@@ -861,7 +875,7 @@ class Builder {
     o.assign_interval(vars_[v].index, opt_lo(i), opt_hi(i));
   }
   void havoc_var(TgState& s, int v) const {
-    if (v < 0 || s.is_bottom()) return;
+    if (v < 0 || qbot(s)) return;
     const Itv r = type_range(vars_[v].type);
     s.packs[vars_[v].pack].assign_interval(vars_[v].index, opt_lo(r), opt_hi(r));
   }
@@ -908,13 +922,13 @@ class Builder {
     const Instr& in = th.code[pc];
     const std::int32_t next = static_cast<std::int32_t>(pc + 1);
     auto cont = [&](TgState st, std::int32_t n = -100) {
-      if (st.is_bottom()) return;
+      if (qbot(st)) return;
       out.push_back({n == -100 ? next : n, std::move(st)});
     };
     auto guarded = [&](ExprRef c, bool pos, std::int32_t n) {
       TgState st = s;
       guard(st, t, c, pos);
-      if (st.is_bottom()) {
+      if (qbot(st)) {
         if (!c->is_const()) record_slice(pc, pos);
         return;
       }
@@ -962,7 +976,7 @@ class Builder {
         }
         TgState st = s;
         cmp(st, Op::Eq, {true, Lin::var(m), var_itv(st, m)}, {true, Lin::constant(0), Itv::point(0)});
-        if (st.is_bottom()) {
+        if (qbot(st)) {
           record_slice(pc, true);
           return;
         }
@@ -1007,7 +1021,7 @@ class Builder {
         }
         const AVal mv{true, Lin::var(m), var_itv(s, m)}, zero{true, Lin::constant(0), Itv::point(0)};
         cmp(st, Op::Sle, zero, mv);
-        if (st.is_bottom()) {
+        if (qbot(st)) {
           record_slice(pc, true);
           return;
         }
@@ -1026,7 +1040,7 @@ class Builder {
         cmp(a, Op::Slt, mv, zero);
         assign_var(a, m, zero, vars_[m].type);
         cmp(b, Op::Sle, zero, mv);
-        if (!b.is_bottom())
+        if (!qbot(b))
           assign_var(b, m, make(b, lin_add(Lin::var(m), Lin::constant(-1)), vars_[m].type), vars_[m].type);
         cont(std::move(a));
         cont(std::move(b));
@@ -1045,7 +1059,7 @@ class Builder {
           TgState st = s;
           if (ctr >= 0) {
             cmp(st, Op::Eq, {true, Lin::var(ctr), var_itv(st, ctr)}, {true, Lin::constant(k), Itv::point(k)});
-            if (st.is_bottom()) continue;
+            if (qbot(st)) continue;
           }
           store(st, t, in.a, {true, Lin::constant(slot), Itv::point(slot)}, Type::integer(64, false));
           const auto& nt = tm_.threads[slot];
@@ -1055,7 +1069,7 @@ class Builder {
           }
           if (ctr >= 0)
             assign_var(st, ctr, make(st, lin_add(Lin::var(ctr), Lin::constant(1)), vars_[ctr].type), vars_[ctr].type);
-          if (st.is_bottom()) continue;
+          if (qbot(st)) continue;
           out.push_back({next, std::move(st), static_cast<std::int32_t>(slot)});
         }
         return;
@@ -1077,7 +1091,7 @@ class Builder {
           const AVal f{true, Lin::constant(first), Itv::point(first)}, l{true, Lin::constant(last), Itv::point(last)};
           cmp(st, Op::Ule, f, a);
           cmp(st, Op::Ule, a, l);
-          if (st.is_bottom()) return;
+          if (qbot(st)) return;
         }
         if (in.b && !in.b->is_const()) {
           if (in.b->op == Op::ObjAddr) havoc_var(st, const_cell(in.b));
@@ -1100,7 +1114,8 @@ class Builder {
                    std::vector<std::uint32_t>* executed) {
     const std::uint32_t start = static_cast<std::uint32_t>(locs[t]);
     struct Item {
-      TgState st;
+      TgState st;      // the iterate (unclosed after widening)
+      TgState closed;  // its closure
       unsigned visits = 0;
       std::uint32_t pc;
       std::vector<std::uint32_t> started;
@@ -1136,14 +1151,22 @@ class Builder {
       auto it = idx.find(k);
       if (it == idx.end()) {
         idx.emplace(k, items.size());
-        items.push_back({std::move(sc.st), 1, pc, st_set, true});
+        TgState c = sc.st;
+        items.push_back({std::move(sc.st), std::move(c), 1, pc, st_set, true});
         work.push_back(items.size() - 1);
         return;
       }
       Item& item = items[it->second];
-      if (leq(sc.st, item.st)) return;
+      if (leq(sc.st, item.closed)) return;
       ++item.visits;
-      item.st = item.visits > o_.widening_delay ? widen(item.st, sc.st) : join(item.st, sc.st);
+      if (item.visits > o_.widening_delay) {
+        item.st = widen(item.st, item.closed, sc.st);
+        item.closed = item.st;
+        close(item.closed);
+      } else {
+        item.st = join(item.closed, sc.st);
+        item.closed = item.st;
+      }
       if (!item.queued) {
         item.queued = true;
         work.push_back(it->second);
@@ -1158,9 +1181,8 @@ class Builder {
       const std::size_t i = work.front();
       work.pop_front();
       items[i].queued = false;
-      TgState st = items[i].st;
-      close(st);
-      if (st.is_bottom()) continue;
+      TgState st = items[i].closed;
+      if (qbot(st)) continue;
       const std::uint32_t pc = items[i].pc;
       const std::vector<std::uint32_t> started = items[i].started;
       if (executed) executed->push_back((t << 24) | pc);
@@ -1184,8 +1206,11 @@ class Builder {
     std::vector<std::int32_t> locs;
     bool terminated = false;
     TgState inv;
+    TgState closed;        // closure of inv when `widened` (inv is closed otherwise)
+    bool widened = false;
     unsigned visits = 0;
     bool queued = false;
+    const TgState& view() const { return widened ? closed : inv; }
   };
 
   TgState initial_state() const {
@@ -1231,9 +1256,8 @@ class Builder {
                   std::vector<std::uint32_t>* executed) {
     res.clear();
     if (n.terminated) return;
-    TgState s = n.inv;
-    close(s);
-    if (s.is_bottom()) return;
+    const TgState& s = n.view();
+    if (qbot(s)) return;
     for (ThreadId t = 0; t < n.locs.size(); ++t) {
       if (n.locs[t] < 0) continue;
       res.push_back({t, {}});
@@ -1262,12 +1286,21 @@ class Builder {
           const auto locs = target_locs(nodes[i].locs, t, o);
           const std::size_t j = node_of(nodes, index, locs, o.terminated, created);
           Node& d = nodes[j];
-          if (!created && leq(o.st, d.inv)) continue;
+          if (!created && leq(o.st, d.view())) continue;
           if (created) {
             d.inv = std::move(o.st);
           } else {
             ++d.visits;
-            d.inv = d.visits > o_.widening_delay ? widen(d.inv, o.st) : join(d.inv, o.st);
+            if (d.visits > o_.widening_delay) {
+              d.inv = widen(d.inv, d.view(), o.st);
+              d.closed = d.inv;
+              close(d.closed);
+              d.widened = true;
+            } else {
+              d.inv = join(d.view(), o.st);
+              d.widened = false;
+              d.closed = TgState{};
+            }
           }
           if (!d.queued) {
             d.queued = true;
@@ -1305,7 +1338,11 @@ class Builder {
       if (!g_.complete) break;
       for (std::size_t i = 0; i < nodes.size(); ++i) {
         // keep the smaller of the two (both sound)
-        if (leq(next[i], nodes[i].inv)) nodes[i].inv = std::move(next[i]);
+        if (leq(next[i], nodes[i].view())) {
+          nodes[i].inv = std::move(next[i]);
+          nodes[i].widened = false;
+          nodes[i].closed = TgState{};
+        }
       }
     }
     // Final pass: edges, sliced edges, executed instructions.
@@ -1314,9 +1351,8 @@ class Builder {
     std::vector<Sliced> sl;
     for (std::size_t i = 0; i < nodes.size(); ++i) {
       if (nodes[i].terminated) continue;
-      TgState s = nodes[i].inv;
-      close(s);
-      if (s.is_bottom()) continue;
+      const TgState s = nodes[i].view();
+      if (qbot(s)) continue;
       for (ThreadId t = 0; t < nodes[i].locs.size(); ++t) {
         if (nodes[i].locs[t] < 0) continue;
         std::vector<TxOut> outs;
@@ -1326,7 +1362,7 @@ class Builder {
         slices_ = nullptr;
         for (TxOut& o : outs) {
           auto j = index.find(node_key(target_locs(nodes[i].locs, t, o), o.terminated));
-          if (j == index.end() || o.st.is_bottom()) continue;
+          if (j == index.end() || qbot(o.st)) continue;
           edges.push_back({i, j->second, t, static_cast<std::uint32_t>(nodes[i].locs[t]), o.last_pc, false, false});
         }
         std::sort(sl.begin(), sl.end(), [](const Sliced& a, const Sliced& b) {
@@ -1370,7 +1406,8 @@ class Builder {
       g_.index.clear();
       for (std::size_t i : order) {
         g_.index.emplace(node_key(nodes[i].locs, nodes[i].terminated), g_.nodes.size());
-        g_.nodes.push_back({nodes[i].locs, nodes[i].terminated, std::move(nodes[i].inv)});
+        g_.nodes.push_back({nodes[i].locs, nodes[i].terminated,
+                            std::move(nodes[i].widened ? nodes[i].closed : nodes[i].inv)});
       }
       g_.edges.clear();
       for (auto& e : edges)
@@ -1504,6 +1541,7 @@ class Builder {
   std::vector<std::vector<bool>> switch_;
   std::vector<std::vector<bool>> executed_;
   std::vector<Sliced>* slices_ = nullptr;
+  unsigned decide_depth_ = 0;
 };
 
 std::string basename_of(const std::string& f) {

@@ -42,7 +42,7 @@ struct TgOptions {
   unsigned widening_delay = 3;            // joins at a node/pc before widening kicks in
   unsigned max_refinements = 4;           // rounds of step 9 (re-slicing with fewer switch points)
   unsigned descending_rounds = 2;         // narrowing-like recomputations after the fixpoint
-  unsigned max_pack_vars = 40;            // larger clusters are split (sound, less precise)
+  unsigned max_pack_vars = 16;            // larger clusters are split (sound, less precise)
   double time_limit_seconds = 0;          // 0 = none; otherwise complete = false when exceeded
 };
 
