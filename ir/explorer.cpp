@@ -1,6 +1,8 @@
 // Explicit-state explorer (ir/explorer.hpp).
 #include "ir/explorer.hpp"
 
+#include "ir/access.hpp"
+
 #include <algorithm>
 #include <deque>
 #include <functional>
@@ -118,7 +120,7 @@ std::vector<std::vector<Value>> product(const std::vector<std::vector<Value>>& d
   return out;
 }
 
-struct Access {
+struct Acc {
   std::uint64_t loc;
   bool write;
 };
@@ -137,60 +139,19 @@ class AccessCollector {
   std::uint64_t atomic() const { return special(3, 0); }
   std::uint64_t terminated() const { return special(4, 0); }
 
-  void ptr_access(const State& s, const Value& p, bool write, std::vector<Access>& out) const {
-    if (p.obj != 0 && p.obj < tm_.objects.size() && tm_.objects[p.obj].kind == ObjectKind::Heap)
-      out.push_back({alloc(p.obj), false});
-    if (in_.valid_ptr(s, p)) out.push_back({cell(p.obj, p.bits), write});
-  }
-
-  void expr_accesses(const State& s, ThreadId t, ExprRef e, std::vector<Access>& out) const {
-    if (!e) return;
-    visit_post_order(e, [&](ExprRef n) {
-      if (n->op == Op::Load) ptr_access(s, in_.eval(s, t, n->kids[0]), false, out);
-      else if (n->op == Op::ValidPtr) {
-        const Value p = in_.eval(s, t, n->kids[0]);
-        if (p.obj != 0 && p.obj < tm_.objects.size() && tm_.objects[p.obj].kind == ObjectKind::Heap)
-          out.push_back({alloc(p.obj), false});
+  /// The locations the next step of `t` in `s` reads and writes (ir/access.hpp: the same
+  /// static summary the MPOR reduction encodes, evaluated in `s`).
+  std::vector<Acc> of(const State& s, ThreadId t) const {
+    std::vector<Acc> out;
+    for (const Location& l : access_locations(tm_, in_, s, t)) {
+      switch (l.kind) {
+        case LocKind::Cell: out.push_back({l.index, l.write}); break;
+        case LocKind::Started: out.push_back({started(static_cast<ThreadId>(l.index)), l.write}); break;
+        case LocKind::Finished: out.push_back({special(1, l.index & 0xffffffffULL), l.write}); break;
+        case LocKind::Alloc: out.push_back({alloc(static_cast<ObjectId>(l.index)), l.write}); break;
+        case LocKind::Atomic: out.push_back({atomic(), l.write}); break;
+        case LocKind::Terminated: out.push_back({terminated(), l.write}); break;
       }
-    });
-  }
-
-  /// The locations the next step of `t` in `s` reads and writes.
-  std::vector<Access> of(const State& s, ThreadId t) const {
-    std::vector<Access> out{{started(t), false}, {terminated(), false}};
-    const Instr& in = tm_.threads[t].code[s.threads[t].pc];
-    expr_accesses(s, t, in.a, out);
-    expr_accesses(s, t, in.b, out);
-    for (ExprRef a : in.args) expr_accesses(s, t, a, out);
-    switch (in.kind) {
-      case InstrKind::Store: ptr_access(s, in_.eval(s, t, in.a), true, out); break;
-      case InstrKind::Lock: case InstrKind::TryLock: case InstrKind::Unlock: case InstrKind::RdLock:
-      case InstrKind::WrLock: case InstrKind::RwUnlock: case InstrKind::CondSignal: case InstrKind::CondBroadcast:
-        ptr_access(s, in_.eval(s, t, in.a), false, out);  // read (guard / old value) ...
-        ptr_access(s, in_.eval(s, t, in.a), true, out);   // ... and write
-        break;
-      case InstrKind::ThreadCreate: {
-        const std::uint64_t counter = in.lhs < s.threads[t].locals.size() ? s.threads[t].locals[in.lhs].bits : 0;
-        if (counter < in.threads.size()) out.push_back({started(in.threads[counter]), true});
-        if (in.a) ptr_access(s, in_.eval(s, t, in.a), true, out);
-        break;
-      }
-      case InstrKind::ThreadJoin: {
-        const Value h = in_.eval(s, t, in.a);
-        out.push_back({finished(static_cast<ThreadId>(h.bits)), false});
-        if (in.b) ptr_access(s, in_.eval(s, t, in.b), true, out);
-        break;
-      }
-      case InstrKind::ThreadExit: out.push_back({finished(t), true}); break;
-      case InstrKind::AtomicBegin: case InstrKind::AtomicEnd: out.push_back({atomic(), true}); break;
-      case InstrKind::Malloc: out.push_back({alloc(in.obj), true}); break;
-      case InstrKind::Free: {
-        const Value p = in_.eval(s, t, in.a);
-        if (p.obj != 0) out.push_back({alloc(p.obj), true});
-        break;
-      }
-      case InstrKind::Abort: out.push_back({terminated(), true}); break;
-      default: break;
     }
     return out;
   }
@@ -201,16 +162,16 @@ class AccessCollector {
   std::size_t base_ = 0;
 };
 
-bool dependent(const std::vector<Access>& a, const std::vector<Access>& b) {
-  for (const Access& x : a)
-    for (const Access& y : b)
+bool dependent(const std::vector<Acc>& a, const std::vector<Acc>& b) {
+  for (const Acc& x : a)
+    for (const Acc& y : b)
       if (x.loc == y.loc && (x.write || y.write)) return true;
   return false;
 }
 
 /// Lexicographically smallest linearization (by thread id) of the happens-before order of a
 /// trace: a canonical representative of its Mazurkiewicz class.
-std::string canonical(const std::vector<ThreadId>& threads, const std::vector<std::vector<Access>>& acc) {
+std::string canonical(const std::vector<ThreadId>& threads, const std::vector<std::vector<Acc>>& acc) {
   const std::size_t n = threads.size();
   std::vector<std::vector<std::size_t>> preds(n);
   for (std::size_t j = 0; j < n; ++j)
@@ -387,7 +348,7 @@ class Explorer {
     const State& s = states_[i];
     const ThreadState& ts = s.threads[t];
     if (s.terminated || !ts.started || ts.finished || ts.pc >= tm_.threads[t].code.size()) return false;
-    for (const Access& a : acc_.of(s, t)) {
+    for (const Acc& a : acc_.of(s, t)) {
       auto it = nd_index_.find(a.loc);
       if (it != nd_index_.end() && untouched_[i][it->second] && !a.write) return true;
     }
@@ -410,7 +371,7 @@ class Explorer {
         std::vector<bool> untouched;
         if (lazy_) {
           untouched = untouched_[i];
-          for (const Access& a : acc_.of(states_[i], t))
+          for (const Acc& a : acc_.of(states_[i], t))
             if (auto it = nd_index_.find(a.loc); it != nd_index_.end() && a.write) untouched[it->second] = false;
         }
         for (auto& nd : choices(states_[i], t)) {
@@ -466,7 +427,7 @@ class Explorer {
     abort_ = false;
     State s = states_[0];
     std::vector<ThreadId> threads;
-    std::vector<std::vector<Access>> accs;
+    std::vector<std::vector<Acc>> accs;
     std::unordered_set<State, StateHash> on_stack;
     dfs(s, 0, threads, accs, on_stack);
     if (abort_) {
@@ -534,7 +495,7 @@ class Explorer {
   }
 
   void dfs(const State& s, std::size_t depth, std::vector<ThreadId>& threads,
-           std::vector<std::vector<Access>>& accs, std::unordered_set<State, StateHash>& on_stack) {
+           std::vector<std::vector<Acc>>& accs, std::unordered_set<State, StateHash>& on_stack) {
     if (abort_) return;
     bool moved = false;
     if (!(o_.bound && depth >= o_.bound)) {
@@ -563,7 +524,7 @@ class Explorer {
     if (!moved) complete(threads, accs);
   }
 
-  void complete(const std::vector<ThreadId>& threads, const std::vector<std::vector<Access>>& accs) {
+  void complete(const std::vector<ThreadId>& threads, const std::vector<std::vector<Acc>>& accs) {
     if (++paths_ > o_.max_paths) {
       abort_ = true;
       r_.counting_note = "not computed: more than " + std::to_string(o_.max_paths) + " complete executions";
