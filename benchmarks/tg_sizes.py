@@ -84,7 +84,7 @@ def write(a, results):
     with open(a.out, "w") as f:
         f.write("# Transaction graph sizes on the shared SV-COMP tasks\n\n")
         f.write("Made by `%s` (one `siren tg --json --summary` per task; default options: --threads 8,\n"
-                "--max-nodes 200000, --time-limit 8, --max-mb 512). *time* is the graph construction time reported by siren (front end and\n"
+                "--max-nodes 200000, --time-limit 7, --max-mb 512). *time* is the graph construction time reported by siren (front end and\n"
                 "thread model excluded), *wall* the whole process, *peak MB* its maximum resident set size (getrusage in siren).\n"
                 "Edges are transactions; *sliced* counts guards found infeasible (⊥) under a node's invariant.\n\n" % cmd)
         f.write("Tasks: %d; complete graph: %d; incomplete (limit hit): %d; front end rejected / timeout: %d.\n\n"

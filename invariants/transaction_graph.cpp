@@ -1430,10 +1430,8 @@ class Builder {
     } else {
       g_.nodes.clear();
       g_.index.clear();
-      for (auto& n : nodes) {
-        g_.index.emplace(node_key(n.locs, n.terminated), g_.nodes.size());
-        g_.nodes.push_back({n.locs, n.terminated, std::move(n.inv)});
-      }
+      // incomplete: the invariants mean nothing; keep the location tuples only (cheap)
+      for (auto& n : nodes) g_.nodes.push_back({std::move(n.locs), n.terminated, TgState{}});
       g_.edges.clear();
     }
     g_.shared_objects.clear();
@@ -1581,6 +1579,7 @@ std::string node_label(const TransactionGraph& g, const ir::ThreadModel& tm, std
 
 std::string invariant_string(const TransactionGraph& g, std::size_t node) {
   const TgNode& n = g.nodes[node];
+  if (n.inv.packs.size() != g.clusters.size()) return "unknown (incomplete graph)";
   if (n.inv.is_bottom()) return "bottom";
   std::string out;
   for (std::size_t c = 0; c < g.clusters.size(); ++c) {
@@ -1596,6 +1595,7 @@ std::string invariant_string(const TransactionGraph& g, std::size_t node) {
 }
 
 std::optional<Interval> interval_of(const TransactionGraph& g, std::size_t node, const std::string& var) {
+  if (g.nodes[node].inv.packs.size() != g.clusters.size()) return std::nullopt;
   for (const TgVar& v : g.vars)
     if (v.name == var) return g.nodes[node].inv.packs[v.pack].interval(v.index);
   return std::nullopt;
@@ -1622,6 +1622,7 @@ StateCheck check_state(const TransactionGraph& g, const ir::ThreadModel& tm, con
     return StateCheck::NoNode;
   }
   const TgNode& node = g.nodes[*n];
+  if (node.inv.packs.size() != g.clusters.size()) return StateCheck::NotAtNode;  // incomplete graph: no claim
   for (std::size_t c = 0; c < g.clusters.size(); ++c) {
     Octagon o = node.inv.packs[c];
     std::vector<std::int64_t> point;

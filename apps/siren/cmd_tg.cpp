@@ -26,7 +26,7 @@ struct TgArgs {
   unsigned threads = 8;
   unsigned recursion = 4;
   std::size_t max_nodes = 200'000;
-  double time_limit = 8;
+  double time_limit = 7;
   std::size_t max_mb = 512;
   bool summary = false;
   std::vector<std::string> clang_args;
@@ -133,7 +133,7 @@ int run_tg(const TgArgs& a) {
       n["invariant"] = invariants::invariant_string(g, i);
       nlohmann::json itvs = nlohmann::json::object();
       for (const auto& v : g.vars) {
-        if (v.kind != invariants::TgVar::Cell) continue;
+        if (v.kind != invariants::TgVar::Cell || g.nodes[i].inv.packs.empty()) continue;
         const auto iv = g.nodes[i].inv.packs[v.pack].interval(v.index);
         if (iv.empty || (!iv.lo && !iv.hi)) continue;
         itvs[v.name] = {iv.lo ? nlohmann::json(*iv.lo) : nlohmann::json(nullptr),
@@ -225,7 +225,7 @@ void add_tg_command(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(1u, 1024u));
   cmd->add_option("--recursion", args->recursion, "Inlining depth of recursive calls (default 4)");
   cmd->add_option("--max-nodes", args->max_nodes, "Give up beyond this many nodes (default 200000)");
-  cmd->add_option("--time-limit", args->time_limit, "Give up after this many seconds of graph construction (default 8; 0: none)");
+  cmd->add_option("--time-limit", args->time_limit, "Give up after this many seconds of graph construction (default 7; 0: none)");
   cmd->add_option("--max-mb", args->max_mb, "Give up when the node invariants need more than this many MB (default 512)");
   cmd->add_flag("--summary", args->summary, "With --json: sizes, time, memory and relevant clusters only");
   cmd->add_option("clang_args", args->clang_args, "Extra arguments for clang after `--`");
