@@ -64,6 +64,9 @@ const ErrorSite* true_site(Engine& e, const Frame& f, bool property) {
 void search(const ir::ThreadModel& tm, const CheckOptions& options, solvers::TermManager& terms,
             solvers::DecisionProcedure& dp, reduction::SchedulerConstraints& sch, CheckResult& res);
 
+void count_schedules(const ir::ThreadModel& tm, const CheckOptions& options, solvers::TermManager& terms,
+                     solvers::DecisionProcedure& dp, reduction::SchedulerConstraints& sch, CheckResult& res);
+
 void run(const ir::ThreadModel& tm, const CheckOptions& options, CheckResult& res) {
   using clock = std::chrono::steady_clock;
   auto sch = reduction::make_scheduler_constraints(options.reduction, tm);
@@ -85,7 +88,9 @@ void run(const ir::ThreadModel& tm, const CheckOptions& options, CheckResult& re
   auto dp = solvers::make_cadical_bitblaster(terms);
   dp->set_terminate(timed_out);
   try {
-    search(tm, options, terms, *dp, *sch, res);
+    if (options.count_schedules) count_schedules(tm, options, terms, *dp, *sch, res);
+    else search(tm, options, terms, *dp, *sch, res);
+    res.stats.reduction = sch->stats();
   } catch (const std::bad_alloc&) {
     // CaDiCaL is left in an invalid state by an allocation failure inside solve(), and its
     // destructor would then abort the process: leave it (we are about to exit).
@@ -201,6 +206,80 @@ void search(const ir::ThreadModel& tm, const CheckOptions& options, solvers::Ter
     }
     if (timed_out()) return timeout();
     e.add_transition(k);
+  }
+}
+
+// --count-schedules: complete schedules as the explorer counts them (docs/semantics.md, "The
+// explorer"): at each depth k, the admitted sel-prefixes of k real steps that end (no thread
+// can move) or have k = K steps, plus, for k < K, the (prefix, thread) pairs whose next step of
+// that thread is a failing assertion (an error step ends the execution). Each set is
+// enumerated under a fresh activation literal with blocking clauses over sel^0..sel^{k-1}.
+void count_schedules(const ir::ThreadModel& tm, const CheckOptions& options, solvers::TermManager& terms,
+                     solvers::DecisionProcedure& dp, reduction::SchedulerConstraints& sch, CheckResult& res) {
+  using clock = std::chrono::steady_clock;
+  auto timed_out = [&] { return options.deadline && clock::now() >= *options.deadline; };
+  Engine e(tm, terms, dp, sch);
+  e.absorbing_idle = false;
+  e.make_initial_state();
+  const unsigned K = options.bound;
+  std::uint64_t total = 0;
+  bool gave_up = false;
+  unsigned acts = 0;
+  auto enumerate = [&](Term cond, unsigned k) {
+    if (cond == terms.mk_false() || gave_up) return;
+    Term act = terms.mk_var(solvers::Sort::boolean(), "count_act@" + std::to_string(acts++));
+    const Term as[2] = {act, cond};
+    for (;;) {
+      if (timed_out()) {
+        gave_up = true;
+        res.reason = "timeout while counting schedules";
+        break;
+      }
+      const auto r = dp.solve(as);
+      if (r == solvers::SolveResult::Unknown) {
+        gave_up = true;
+        res.reason = "timeout while counting schedules";
+        break;
+      }
+      if (r == solvers::SolveResult::Unsat) break;
+      if (++total > options.max_schedules) {
+        gave_up = true;
+        res.reason = "more than " + std::to_string(options.max_schedules) + " schedules";
+        break;
+      }
+      if (k == 0) break;  // the empty schedule: one
+      std::vector<Term> differs;
+      for (unsigned j = 0; j < k; ++j)
+        differs.push_back(terms.mk_not(terms.mk_eq(e.frames[j].sel, terms.mk_bv(e.frames[j].sel->sort.width,
+                                                                                 dp.value(e.frames[j].sel)))));
+      dp.assert_formula(terms.mk_implies(act, terms.mk_or(differs)));
+    }
+    dp.assert_formula(terms.mk_not(act));
+  };
+  for (unsigned k = 0; !gave_up; ++k) {
+    e.build_frame(k);
+    const Frame& f = e.frames[k];
+    enumerate(k == K ? terms.mk_true() : terms.mk_not(f.any_can_move), k);
+    if (k == K) break;
+    for (std::size_t t = 0; t < tm.threads.size(); ++t) {
+      std::vector<Term> errs;
+      for (const ErrorSite& s : f.errors)
+        if (s.thread == t) errs.push_back(s.term);
+      enumerate(terms.mk_or(errs), k);
+    }
+    e.add_transition(k);
+  }
+  const auto st = dp.stats();
+  res.stats.frames = static_cast<unsigned>(e.states.size() - 1);
+  res.stats.vars = st.vars;
+  res.stats.clauses = st.clauses;
+  res.stats.solve_calls = st.solve_calls;
+  res.stats.solve_seconds = st.solve_seconds;
+  res.bound = K;
+  res.verdict = Verdict::Unknown;
+  if (!gave_up) {
+    res.schedules = total;
+    res.reason = "schedules counted (no verdict)";
   }
 }
 

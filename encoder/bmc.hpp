@@ -33,6 +33,12 @@ struct CheckOptions {
   /// Give up (UNKNOWN "timeout") when this point is passed; checked between frames and
   /// inside the solver.
   std::optional<std::chrono::steady_clock::time_point> deadline;
+  /// Instead of checking: count the complete schedules the encoded scheduler admits up to the
+  /// bound (CheckResult::schedules), by enumerating models over sel^0..sel^{k-1} with blocking
+  /// clauses. Complete, as the explorer counts them (docs/semantics.md): an execution that ends
+  /// (no thread can move), ends in an error step, or has K steps. For programs without nondet.
+  bool count_schedules = false;
+  std::uint64_t max_schedules = 10'000'000;  // give up counting beyond this
 };
 
 /// One replayed step of a counterexample.
@@ -53,6 +59,8 @@ struct CheckStats {
   double solve_seconds = 0;
   double total_seconds = 0;
   double peak_rss_mb = 0;
+  /// The scheduler reduction's own size statistics (e.g. mpor_dc_vars, mpor_dep_vars).
+  std::vector<std::pair<std::string, std::uint64_t>> reduction;
 };
 
 struct CheckResult {
@@ -64,6 +72,9 @@ struct CheckResult {
   bool internal_error = false;      // a bug in siren (e.g. a trace that did not replay)
   std::vector<TraceRow> trace;      // UNSAFE only
   CheckStats stats;
+  /// CheckOptions::count_schedules: the number of complete schedules (unset: not counted,
+  /// `reason` says why).
+  std::optional<std::uint64_t> schedules;
 };
 
 /// Runs the checker. Catches std::bad_alloc (UNKNOWN "memory limit").

@@ -192,6 +192,7 @@ void Engine::build_frame(unsigned k) {
   view.idle = fr.idle;
   view.pc = s.pc;
   view.enabled = fr.enabled;
+  view.reach = fr.reach;
   view.selected = [this, k](ir::ThreadId t) { return frames[k].selected[t]; };
   view.executes = [this, k](ir::ThreadId t, std::uint32_t i) {
     auto it = frames[k].at[t].find(i);

@@ -2,6 +2,8 @@
 // every interleaving of enabled steps is explored.
 #include "reduction/scheduler_constraints.hpp"
 
+#include "reduction/mpor.hpp"
+
 namespace siren::reduction {
 namespace {
 
@@ -47,10 +49,11 @@ class BrokenTestReduction final : public SchedulerConstraints {
 std::unique_ptr<SchedulerConstraints> make_scheduler_constraints(const std::string& name,
                                                                  const ir::ThreadModel& tm) {
   if (name == "none") return std::make_unique<NoReduction>();
+  if (name == "mpor") return make_mpor(tm);
   if (name == "test-broken") return std::make_unique<BrokenTestReduction>(tm.threads.size());
   return nullptr;
 }
 
-std::vector<std::string> scheduler_constraint_names() { return {"none"}; }
+std::vector<std::string> scheduler_constraint_names() { return {"none", "mpor"}; }
 
 }  // namespace siren::reduction

@@ -15,6 +15,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace siren::reduction {
@@ -29,6 +30,9 @@ struct FrameView {
   solvers::Term idle = nullptr;
   std::vector<solvers::Term> pc;          // [thread] program counter at frame k
   std::vector<solvers::Term> enabled;     // [thread] Bool: the thread can make its step
+  /// [thread] the pcs the thread may be at in frame k (the others need not be encoded); empty
+  /// vector (not filled): every pc.
+  std::vector<std::vector<std::uint32_t>> reach;
   /// `sel^k = t` (hash-consed, cheap to call repeatedly).
   std::function<solvers::Term(ir::ThreadId)> selected;
   /// `sel^k = t ∧ pc_t^k = i`: thread t executes instruction i in frame k.
@@ -45,9 +49,11 @@ class SchedulerConstraints {
   /// stay valid). Returns conjuncts to add to SCH(V^k).
   virtual std::vector<solvers::Term> add_frame(solvers::TermManager& terms,
                                                const std::vector<FrameView>& frames) = 0;
+  /// Size statistics (name, value) for `siren check --json` `stats`.
+  virtual std::vector<std::pair<std::string, std::uint64_t>> stats() const { return {}; }
 };
 
-/// "none" (no reduction). Later: "mpor", "sir". Returns nullptr for an unknown name.
+/// "none" (no reduction), "mpor" (reduction/mpor.hpp). Later: "sir". Returns nullptr for an unknown name.
 std::unique_ptr<SchedulerConstraints> make_scheduler_constraints(const std::string& name,
                                                                  const ir::ThreadModel& tm);
 

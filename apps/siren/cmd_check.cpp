@@ -6,6 +6,7 @@
 #include "frontend/frontend.hpp"
 #include "ir/thread_model.hpp"
 #include "ir/validator.hpp"
+#include "reduction/scheduler_constraints.hpp"
 
 #include <fmt/format.h>
 #include <sys/resource.h>
@@ -36,6 +37,7 @@ struct CheckArgs {
   double timeout = 0;    // 0 = none
   unsigned memory = 0;   // MB, 0 = none
   bool json = false;
+  bool count_schedules = false;
   std::vector<std::string> defines, includes, clang_args;
 };
 
@@ -85,6 +87,10 @@ int exit_code_of(const encoder::CheckResult& r) {
 }
 
 void print_text(const encoder::CheckResult& r) {
+  if (r.schedules) {
+    std::printf("schedules: %llu\n", static_cast<unsigned long long>(*r.schedules));
+    return;
+  }
   std::printf("%s\n", verdict_line(r).c_str());
   if (r.verdict != encoder::Verdict::Unsafe) return;
   std::printf("Counterexample (%zu steps):\n", r.trace.size());
@@ -126,6 +132,8 @@ void print_json(const encoder::CheckResult& r) {
                 {"solve_seconds", r.stats.solve_seconds},
                 {"total_seconds", r.stats.total_seconds},
                 {"peak_rss_mb", r.stats.peak_rss_mb}};
+  for (const auto& [name, value] : r.stats.reduction) j["stats"][name] = value;
+  if (r.schedules) j["schedules"] = *r.schedules;
   std::printf("%s\n", j.dump(2).c_str());
 }
 
@@ -171,6 +179,7 @@ int run_check(const CheckArgs& a) {
     co.bound = a.bound;
     co.reduction = a.reduction;
     co.solver = a.solver;
+    co.count_schedules = a.count_schedules;
     if (a.timeout > 0)
       co.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                 std::chrono::duration<double>(a.timeout));
@@ -203,14 +212,21 @@ void add_check_command(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(1u, 4096u));
   cmd->add_option("--recursion", args->recursion, "Inlining depth of recursive calls (default 4)")
       ->check(CLI::Range(0u, 1000u));
-  cmd->add_option("--reduction", args->reduction, "Scheduler reduction: none (default; mpor and sir: not implemented yet)")
+  cmd->add_option("--reduction", args->reduction,
+                  "Scheduler reduction: none (default), mpor (monotonic partial order reduction; sir: not "
+                  "implemented yet)")
       ->check(CLI::Validator(
           [](std::string& s) -> std::string {
-            if (s == "none") return "";
-            if (s == "mpor" || s == "sir") return "reduction '" + s + "' is not implemented yet (use none)";
-            return "unknown reduction '" + s + "' (use none)";
+            for (const auto& n : reduction::scheduler_constraint_names())
+              if (s == n) return "";
+            if (s == "sir") return "reduction '" + s + "' is not implemented yet (use none or mpor)";
+            return "unknown reduction '" + s + "' (use none or mpor)";
           },
-          "none", "REDUCTION"));
+          "none|mpor", "REDUCTION"));
+  cmd->add_flag("--count-schedules", args->count_schedules,
+                "Instead of checking: count the complete schedules (up to the bound) the encoded scheduler "
+                "admits under the reduction, by enumeration (small programs without nondet only); --json adds "
+                "\"schedules\": N");
   cmd->add_option("--solver", args->solver, "Solver: cadical (default)")->check(CLI::IsMember({"cadical"}));
   cmd->add_option("--timeout", args->timeout, "Give up after SEC seconds of wall-clock time: UNKNOWN (default: none)")
       ->check(CLI::PositiveNumber);

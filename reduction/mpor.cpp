@@ -1,0 +1,402 @@
+// MPOR, monotonic partial order reduction (DESIGN.md §B3, Kahlon–Wang–Gupta CAV'09), as
+// scheduler constraints over sel^k (reduction/scheduler_constraints.hpp).
+//
+// Symbolic form: for every thread i, the candidate dependency-chain values C_ji(k) are computed
+// as if sel^k = i, the constraint sel^k = i → S_i(C) is returned, and the 2-bit latches DC_pq
+// are updated with ITEs on sel^k. Idle frames (sel^k = number of threads) match no thread, so
+// they constrain nothing and leave DC and the latched summaries unchanged.
+//
+// Dependence (DEP_li(k): the step thread i makes in frame k vs. the last step of thread l) is
+// the explorer's, from the same static summary ir::accesses(): two steps conflict iff one writes
+// a location the other reads or writes. Per thread l the summary of its last step is latched:
+//   * static locations (constant cells, started[j], finished[j], alloc[o], atomic, terminated):
+//     latched read / write bits per location;
+//   * dynamic locations (cells through a non-constant pointer, alloc[obj(p)]): per slot the
+//     address term and a valid bit (slots: the k-th such access of an instruction, per kind and
+//     direction).
+// The current step's summary is a function of pc_i^k and of the state V^k (addresses and
+// conditions are evaluated in frame k, i.e. before the step), exactly as the explorer
+// evaluates ir::access_locations in the state before the step.
+#include "reduction/mpor.hpp"
+
+#include "ir/access.hpp"
+
+#include <unordered_map>
+
+namespace siren::reduction {
+namespace {
+
+using ir::LocKind;
+using solvers::Term;
+
+struct StaticKey {
+  LocKind kind;
+  std::uint64_t index;
+  bool operator==(const StaticKey&) const = default;
+};
+struct StaticKeyHash {
+  std::size_t operator()(const StaticKey& k) const {
+    return std::hash<std::uint64_t>()(k.index * 8 + static_cast<std::uint64_t>(k.kind));
+  }
+};
+
+// One access of the static summary, prepared for symbolic evaluation.
+struct Prepared {
+  bool dynamic = false;
+  bool write = false;
+  LocKind kind = LocKind::Cell;
+  StaticKey key{LocKind::Cell, 0};   // static
+  ir::ExprRef addr = nullptr;        // Cell: pointer; Alloc: pointer (dynamic); Finished: handle
+  ir::ExprRef cond = nullptr;        // Cell: ValidPtr(addr); Started via create: the counter local
+  std::uint32_t slot = 0;            // Started via create: counter value; dynamic: slot index
+  bool heap_only = false;            // Alloc read through a pointer: only heap objects
+  bool const_cond = true;            // static condition known: `const_value`
+  bool const_value = true;
+};
+
+// Dynamic slot classes: (kind Cell/Alloc) x (read/write).
+int dyn_class(LocKind k, bool write) { return (k == LocKind::Cell ? 0 : 2) + (write ? 1 : 0); }
+
+struct Bits {  // DC value: 1, -1 or 0 (neither)
+  Term one;
+  Term neg;
+};
+
+struct Summary {  // one thread's step (current, as if selected; or latched last step)
+  std::unordered_map<StaticKey, std::pair<Term, Term>, StaticKeyHash> st;  // read, write guards
+  struct Dyn {
+    int cls;
+    Term key;
+    Term valid;
+  };
+  std::vector<Dyn> dyn;  // current: every dynamic access; latched: the fixed slots
+};
+
+class Mpor final : public SchedulerConstraints {
+ public:
+  explicit Mpor(const ir::ThreadModel& tm) : tm_(tm), n_(tm.threads.size()) {
+    // The summary needs a few expressions that are not in the code (ValidPtr of an address,
+    // the create counter as an expression); the expression manager is hash-consed and only
+    // grows, so adding nodes does not change the model.
+    ir::ExprManager& em = const_cast<ir::ThreadModel&>(tm).exprs();
+    prep_.resize(n_);
+    slots_.assign(n_, std::vector<unsigned>(4, 0));
+    for (ir::ThreadId t = 0; t < n_; ++t) {
+      const auto& th = tm.threads[t];
+      prep_[t].resize(th.code.size());
+      for (std::uint32_t pc = 0; pc < th.code.size(); ++pc) {
+        unsigned count[4] = {0, 0, 0, 0};
+        for (const ir::Access& a : ir::accesses(tm, t, pc)) {
+          auto add_dyn = [&](Prepared p) {
+            p.dynamic = true;
+            p.slot = count[dyn_class(p.kind, p.write)]++;
+            prep_[t][pc].push_back(p);
+          };
+          Prepared p;
+          p.kind = a.kind;
+          p.write = a.write;
+          switch (a.kind) {
+            case LocKind::Cell:
+              p.addr = a.addr;
+              p.cond = em.mk_unary(ir::Op::ValidPtr, a.addr);
+              if (a.static_cell()) {
+                p.key = {LocKind::Cell, (std::uint64_t{a.addr->obj} << 32) | (a.addr->value & 0xffffffffULL)};
+                p.const_cond = false;
+                prep_[t][pc].push_back(p);
+              } else {
+                add_dyn(p);
+              }
+              break;
+            case LocKind::Alloc:
+              if (!a.addr || a.addr->op == ir::Op::ObjAddr) {
+                const ir::ObjectId o = a.addr ? a.addr->obj : a.obj;
+                p.key = {LocKind::Alloc, o};
+                p.const_value = !a.addr ? true : a.write ? o != 0 : is_heap(o);
+                if (p.const_value) prep_[t][pc].push_back(p);
+              } else {
+                p.addr = a.addr;
+                p.heap_only = !a.write;
+                add_dyn(p);
+              }
+              break;
+            case LocKind::Started:
+              p.key = {LocKind::Started, a.thread};
+              if (a.counter != ir::kNoLocal) {
+                p.cond = em.mk_local(th.locals[a.counter].type, a.counter);
+                p.slot = a.slot;
+                p.const_cond = false;
+              }
+              prep_[t][pc].push_back(p);
+              break;
+            case LocKind::Finished:
+              if (!a.addr) {
+                p.key = {LocKind::Finished, a.thread};
+                prep_[t][pc].push_back(p);
+              } else {
+                for (ir::ThreadId u = 0; u < n_; ++u) {  // one candidate per thread id
+                  Prepared q = p;
+                  q.key = {LocKind::Finished, u};
+                  q.addr = a.addr;
+                  q.slot = u;
+                  q.const_cond = false;
+                  prep_[t][pc].push_back(q);
+                }
+              }
+              break;
+            case LocKind::Atomic:
+            case LocKind::Terminated:
+              p.key = {a.kind, 0};
+              prep_[t][pc].push_back(p);
+              break;
+          }
+        }
+        for (int c = 0; c < 4; ++c) slots_[t][c] = std::max(slots_[t][c], count[c]);
+      }
+    }
+    dc_.assign(n_, std::vector<Bits>(n_, Bits{nullptr, nullptr}));
+    last_.resize(n_);
+  }
+
+  std::string name() const override { return "mpor"; }
+
+  std::vector<std::pair<std::string, std::uint64_t>> stats() const override {
+    return {{"mpor_dc_vars", dc_vars_}, {"mpor_dep_vars", dep_vars_}, {"mpor_constraints", constraints_}};
+  }
+
+  std::vector<Term> add_frame(solvers::TermManager& T, const std::vector<FrameView>& frames) override {
+    const FrameView& f = frames.back();
+    if (!dc_[0][0].one) {
+      for (auto& row : dc_)
+        for (Bits& b : row) b = {T.mk_false(), T.mk_false()};
+      for (std::size_t l = 0; l < n_; ++l) {
+        for (int c = 0; c < 4; ++c)
+          for (unsigned s = 0; s < slots_[l][c]; ++s) last_[l].dyn.push_back({c, nullptr, T.mk_false()});
+      }
+    }
+    // Current summaries (as if thread i moves in this frame).
+    std::vector<Summary> cur(n_);
+    // dynamic accesses per thread, per pc (for latching into slots)
+    std::vector<std::vector<std::pair<Term, std::vector<std::pair<Prepared, std::pair<Term, Term>>>>>> dyn_at(n_);
+    for (std::size_t i = 0; i < n_; ++i) {
+      const auto tid = static_cast<ir::ThreadId>(i);
+      std::vector<std::uint32_t> pcs;
+      if (i < f.reach.size()) pcs = f.reach[i];
+      else
+        for (std::uint32_t c = 0; c < prep_[i].size(); ++c) pcs.push_back(c);
+      for (std::uint32_t c : pcs) {
+        if (c >= prep_[i].size()) continue;
+        Term pc_is = T.mk_eq(f.pc[i], T.mk_bv(f.pc[i]->sort.width, c));
+        if (pc_is == T.mk_false()) continue;
+        std::vector<std::pair<Prepared, std::pair<Term, Term>>> dyns;
+        for (const Prepared& p : prep_[i][c]) {
+          if (!p.dynamic) {
+            Term g = pc_is;
+            if (!p.const_cond) g = T.mk_and(g, static_cond(T, f, tid, p));
+            if (g == T.mk_false()) continue;
+            auto& e = cur[i].st.try_emplace(p.key, T.mk_false(), T.mk_false()).first->second;
+            (p.write ? e.second : e.first) = T.mk_or(p.write ? e.second : e.first, g);
+          } else {
+            Term ptr = f.eval(tid, p.addr);
+            Term key, valid;
+            if (p.kind == LocKind::Cell) {
+              key = ptr;
+              valid = f.eval(tid, p.cond);
+            } else {
+              key = obj_of(T, ptr);
+              if (p.heap_only) {
+                std::vector<Term> hs;
+                for (ir::ObjectId o = 1; o < tm_.objects.size(); ++o)
+                  if (is_heap(o)) hs.push_back(T.mk_eq(key, T.mk_bv(key->sort.width, o)));
+                valid = T.mk_or(hs);
+              } else {
+                valid = T.mk_not(T.mk_eq(key, T.mk_bv(key->sort.width, 0)));
+              }
+            }
+            Term g = T.mk_and(pc_is, valid);
+            if (g == T.mk_false()) continue;
+            cur[i].dyn.push_back({dyn_class(p.kind, p.write), key, g});
+            dyns.push_back({p, {key, g}});
+          }
+        }
+        dyn_at[i].push_back({pc_is, std::move(dyns)});
+      }
+    }
+
+    // DEP_li: the step of i in this frame vs. the latched last step of l.
+    std::vector<std::vector<Term>> dep(n_, std::vector<Term>(n_, nullptr));
+    for (std::size_t l = 0; l < n_; ++l)
+      for (std::size_t i = 0; i < n_; ++i) {
+        if (l == i) {
+          dep[l][i] = T.mk_true();
+          continue;
+        }
+        dep[l][i] = conflict(T, last_[l], cur[i]);
+        ++dep_vars_;
+      }
+
+    // Candidates C_ji (as if sel = i) and the constraints sel = i → S_i.
+    std::vector<Term> out;
+    std::vector<std::vector<Bits>> cand(n_, std::vector<Bits>(n_, Bits{nullptr, nullptr}));
+    for (std::size_t i = 0; i < n_; ++i) {
+      std::vector<Term> s_i;
+      for (std::size_t j = 0; j < n_; ++j) {
+        if (j == i) continue;
+        const Term ran_j = dc_[j][j].one;  // DC_jj != 0
+        std::vector<Term> chain;
+        for (std::size_t l = 0; l < n_; ++l) chain.push_back(T.mk_and(dc_[j][l].one, dep[l][i]));
+        const Term ch = T.mk_or(chain);
+        cand[j][i] = {T.mk_and(ran_j, ch), T.mk_and(ran_j, T.mk_not(ch))};
+        if (j > i) {
+          std::vector<Term> ok{T.mk_not(cand[j][i].neg)};
+          for (std::size_t l = 0; l < i; ++l) ok.push_back(dc_[j][l].one);
+          s_i.push_back(T.mk_or(ok));
+        }
+      }
+      Term c = T.mk_implies(f.selected(static_cast<ir::ThreadId>(i)), T.mk_and(s_i));
+      if (c != T.mk_true()) {
+        out.push_back(c);
+        ++constraints_;
+      }
+    }
+
+    // DC update.
+    std::vector<std::vector<Bits>> next = dc_;
+    for (std::size_t p = 0; p < n_; ++p) {
+      const Term sp = f.selected(static_cast<ir::ThreadId>(p));
+      for (std::size_t q = 0; q < n_; ++q) {
+        const Bits& prev = dc_[p][q];
+        if (p == q) {
+          next[p][q] = {T.mk_or(sp, prev.one), T.mk_and(T.mk_not(sp), prev.neg)};
+        } else {
+          const Term sq = f.selected(static_cast<ir::ThreadId>(q));
+          next[p][q] = {T.mk_ite(sp, T.mk_false(), T.mk_ite(sq, cand[p][q].one, prev.one)),
+                        T.mk_ite(sp, T.mk_true(), T.mk_ite(sq, cand[p][q].neg, prev.neg))};
+        }
+        dc_vars_ += 2;
+      }
+    }
+    dc_ = std::move(next);
+
+    // Latch the summary of the selected thread's step.
+    for (std::size_t l = 0; l < n_; ++l) {
+      const Term sl = f.selected(static_cast<ir::ThreadId>(l));
+      Summary& L = last_[l];
+      // static: keys of either side
+      for (auto& [key, rw] : cur[l].st) L.st.try_emplace(key, T.mk_false(), T.mk_false());
+      for (auto& [key, rw] : L.st) {
+        auto it = cur[l].st.find(key);
+        const Term r = it == cur[l].st.end() ? T.mk_false() : it->second.first;
+        const Term w = it == cur[l].st.end() ? T.mk_false() : it->second.second;
+        rw = {T.mk_ite(sl, r, rw.first), T.mk_ite(sl, w, rw.second)};
+      }
+      // dynamic slots: per class, slot s = the s-th access of that class of the instruction at pc
+      std::size_t base = 0;
+      for (int c = 0; c < 4; ++c) {
+        for (unsigned s = 0; s < slots_[l][c]; ++s) {
+          Summary::Dyn& d = L.dyn[base + s];
+          Term key = nullptr, valid = T.mk_false();
+          for (auto& [pc_is, dyns] : dyn_at[l])
+            for (auto& [p, kv] : dyns)
+              if (dyn_class(p.kind, p.write) == c && p.slot == s) {
+                key = key ? T.mk_ite(pc_is, kv.first, key) : kv.first;
+                valid = T.mk_or(valid, kv.second);
+              }
+          if (!key) key = d.key;
+          if (!d.key && key) d.key = T.mk_bv(key->sort.width, 0);
+          if (key) d.key = T.mk_ite(sl, key, d.key);
+          d.valid = T.mk_ite(sl, valid, d.valid);
+        }
+        base += slots_[l][c];
+      }
+    }
+    return out;
+  }
+
+ private:
+  bool is_heap(ir::ObjectId o) const {
+    return o != 0 && o < tm_.objects.size() && tm_.objects[o].kind == ir::ObjectKind::Heap;
+  }
+
+  static Term obj_of(solvers::TermManager& T, Term ptr) {
+    return T.mk_extract(ptr, ptr->sort.width - 1, 32);
+  }
+
+  Term static_cond(solvers::TermManager& T, const FrameView& f, ir::ThreadId t, const Prepared& p) const {
+    switch (p.kind) {
+      case LocKind::Cell: return f.eval(t, p.cond);
+      case LocKind::Started: {  // create counter == slot
+        Term c = f.eval(t, p.cond);
+        if (c->sort.is_bool()) return p.slot == 0 ? T.mk_not(c) : p.slot == 1 ? c : T.mk_false();
+        if (c->sort.width < 64 && (p.slot >> c->sort.width) != 0) return T.mk_false();
+        return T.mk_eq(c, T.mk_bv(c->sort.width, p.slot));
+      }
+      case LocKind::Finished: {  // handle == thread id (the explorer reads the value's bits)
+        Term h = f.eval(t, p.addr);
+        const ir::Type ht = p.addr->type;
+        if (ht.is_ptr()) h = T.mk_extract(h, 31, 0);
+        if (h->sort.is_bool()) return p.slot == 0 ? T.mk_not(h) : p.slot == 1 ? h : T.mk_false();
+        if (h->sort.width < 64 && (std::uint64_t{p.slot} >> h->sort.width) != 0) return T.mk_false();
+        return T.mk_eq(h, T.mk_bv(h->sort.width, p.slot));
+      }
+      default: return T.mk_true();
+    }
+  }
+
+  static Term key_const(solvers::TermManager& T, const StaticKey& k, Term like) {
+    return T.mk_bv(like->sort.width, k.index);
+  }
+
+  // The latched last step of l vs. the current step of i.
+  Term conflict(solvers::TermManager& T, const Summary& last, const Summary& cur) const {
+    std::vector<Term> any;
+    // static vs static
+    for (const auto& [key, rw] : cur.st) {
+      auto it = last.st.find(key);
+      if (it == last.st.end()) continue;
+      const auto& [lr, lw] = it->second;
+      any.push_back(T.mk_and(lw, T.mk_or(rw.first, rw.second)));
+      any.push_back(T.mk_and(lr, rw.second));
+    }
+    auto kind_of = [](int cls) { return cls < 2 ? LocKind::Cell : LocKind::Alloc; };
+    // latched dynamic slot vs current static / dynamic
+    for (const Summary::Dyn& d : last.dyn) {
+      if (!d.key || d.valid == T.mk_false()) continue;
+      const bool w = d.cls & 1;
+      for (const auto& [key, rw] : cur.st) {
+        if (key.kind != kind_of(d.cls)) continue;
+        const Term acc = w ? T.mk_or(rw.first, rw.second) : rw.second;
+        if (acc == T.mk_false()) continue;
+        any.push_back(T.mk_and(T.mk_and(d.valid, acc), T.mk_eq(d.key, key_const(T, key, d.key))));
+      }
+      for (const Summary::Dyn& e : cur.dyn) {
+        if (kind_of(e.cls) != kind_of(d.cls) || !(w || (e.cls & 1))) continue;
+        any.push_back(T.mk_and(T.mk_and(d.valid, e.valid), T.mk_eq(d.key, e.key)));
+      }
+    }
+    // latched static vs current dynamic
+    for (const Summary::Dyn& e : cur.dyn) {
+      const bool w = e.cls & 1;
+      for (const auto& [key, rw] : last.st) {
+        if (key.kind != kind_of(e.cls)) continue;
+        const Term acc = w ? T.mk_or(rw.first, rw.second) : rw.second;
+        if (acc == T.mk_false()) continue;
+        any.push_back(T.mk_and(T.mk_and(e.valid, acc), T.mk_eq(e.key, key_const(T, key, e.key))));
+      }
+    }
+    return T.mk_or(any);
+  }
+
+  const ir::ThreadModel& tm_;
+  std::size_t n_;
+  std::vector<std::vector<std::vector<Prepared>>> prep_;  // [thread][pc]
+  std::vector<std::vector<unsigned>> slots_;              // [thread][class]
+  std::vector<std::vector<Bits>> dc_;                     // [p][q] after the previous frame
+  std::vector<Summary> last_;                             // [thread] latched last step
+  std::uint64_t dc_vars_ = 0, dep_vars_ = 0, constraints_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<SchedulerConstraints> make_mpor(const ir::ThreadModel& tm) { return std::make_unique<Mpor>(tm); }
+
+}  // namespace siren::reduction
