@@ -1,13 +1,16 @@
 // The term-level solver seam (after CBMC's decision_proceduret): the encoder asserts Bool
 // terms, solves under assumption terms and reads values back. Implementations: bit-blasting
-// onto a SatBackend (solvers/bitblast_solver.cpp, CaDiCaL), later SMT solvers (Z3, Boolector).
+// onto a SatBackend (solvers/bitblast_solver.cpp, CaDiCaL), Z3 in-process (solvers/z3_solver.cpp)
+// and the boolector program (solvers/boolector_solver.cpp).
 #pragma once
 
 #include "solvers/term.hpp"
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -35,9 +38,24 @@ class DecisionProcedure {
   /// Polled during solving; returning true makes solve() return Unknown.
   virtual void set_terminate(std::function<bool()> should_stop) = 0;
   virtual SolverStats stats() const = 0;
+  /// Why the last solve() returned Unknown: "terminated" when the callback fired, else a
+  /// backend error (a malformed answer, a missing program, ...); may be empty.
+  virtual std::string last_error() const { return {}; }
+  /// A hint for backends that need an explicit time limit (the boolector child's -t); the
+  /// terminate callback stays authoritative. Default: ignored.
+  virtual void set_deadline(std::optional<std::chrono::steady_clock::time_point>) {}
 };
 
 /// Bit-blasting to CaDiCaL (the default, `--solver cadical`).
 std::unique_ptr<DecisionProcedure> make_cadical_bitblaster(TermManager& tm);
+
+/// Z3 in-process (`--solver z3`): native bit-vectors, one incremental solver, assumptions via
+/// Boolean proxies. `logic` selects Z3's solver for that logic (empty: Z3's default solver).
+std::unique_ptr<DecisionProcedure> make_z3_solver(TermManager& tm, const std::string& logic = {});
+
+/// The `boolector` program (1.5, SMT-LIB2 subset) as one child process per solve()
+/// (`--solver boolector`). A missing program gives Unknown with a reason in last_error().
+std::unique_ptr<DecisionProcedure> make_boolector_solver(TermManager& tm,
+                                                         std::string binary = "boolector");
 
 }  // namespace siren::solvers
