@@ -22,5 +22,7 @@ void add_cfg_command(CLI::App& app, int& exit_code);
 void add_check_command(CLI::App& app, int& exit_code);
 void add_explore_command(CLI::App& app, int& exit_code);
 void add_tg_command(CLI::App& app, int& exit_code);
+void add_race_command(CLI::App& app, int& exit_code);
+void add_triage_command(CLI::App& app, int& exit_code);
 
 }  // namespace siren::app

@@ -17,6 +17,8 @@ int main(int argc, char** argv) {
   add_check_command(app, exit_code);
   add_explore_command(app, exit_code);
   add_tg_command(app, exit_code);
+  add_race_command(app, exit_code);
+  add_triage_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,200 @@
+// `siren race FILE.c`: data-race checking, SV-COMP `no-data-race` (DESIGN.md §B7) with the
+// interleaved BMC (encoder/race.hpp). A race is printed with both accesses and the schedule
+// leading to the racy state (replayed by the interpreter), exit 10; otherwise SAFE / SAFE up to
+// bound K / UNKNOWN as for `check`. --json, --sarif FILE, --witness FILE (GraphML).
+#include "apps/siren/commands.hpp"
+#include "apps/siren/race_common.hpp"
+#include "encoder/race.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <new>
+#include <string>
+#include <vector>
+
+namespace siren::app {
+namespace {
+
+struct RaceArgs {
+  std::string file;
+  unsigned bound = 200;
+  FrontArgs front;
+  std::string reduction = "none";
+  std::string solver = "cadical";
+  double timeout = 0;
+  unsigned memory = 0;
+  bool json = false;
+  std::string sarif, witness;
+};
+
+std::string verdict_line(const encoder::RaceAnswer& r) {
+  switch (r.verdict) {
+    case encoder::Verdict::Unsafe: return "VERIFICATION RESULT: UNSAFE (data race)";
+    case encoder::Verdict::Safe: return "VERIFICATION RESULT: SAFE (no data race)";
+    case encoder::Verdict::SafeUpToBound:
+      return fmt::format("VERIFICATION RESULT: SAFE up to bound {} (no data race in executions of at most {} steps; "
+                         "not a proof)", r.bound, r.bound);
+    case encoder::Verdict::Unknown: return "VERIFICATION RESULT: UNKNOWN: " + r.reason;
+  }
+  return "";
+}
+
+int exit_code_of(const encoder::RaceAnswer& r) {
+  if (r.internal_error) return kExitInternal;
+  switch (r.verdict) {
+    case encoder::Verdict::Unsafe: return kExitUnsafe;
+    case encoder::Verdict::Safe:
+    case encoder::Verdict::SafeUpToBound: return kExitSafe;
+    case encoder::Verdict::Unknown: return kExitUnknown;
+  }
+  return kExitInternal;
+}
+
+void print_text(const encoder::RaceAnswer& r) {
+  std::printf("%s\n", verdict_line(r).c_str());
+  if (r.verdict != encoder::Verdict::Unsafe) return;
+  auto side = [](const char* label, const encoder::RaceEnd& e) {
+    std::printf("  %s %-12s %s:%u:%u  %-5s %s   [%s]\n", label, e.thread_name.c_str(), e.file.c_str(), e.line,
+                e.column, e.write ? "write" : "read", e.variable.c_str(), e.stmt.c_str());
+  };
+  std::printf("Data race on '%s':\n", r.first.variable.c_str());
+  side("first: ", r.first);
+  side("second:", r.second);
+  std::printf("Schedule to the racy state (%zu steps, replayed):\n", r.trace.size());
+  std::size_t wthread = 6, wloc = 4, wstmt = 9;
+  std::vector<std::string> locs;
+  for (const auto& row : r.trace) {
+    locs.push_back(fmt::format("{}:{}", row.file, row.line));
+    wthread = std::max(wthread, row.thread.size());
+    wloc = std::max(wloc, locs.back().size());
+    wstmt = std::max(wstmt, std::min<std::size_t>(row.stmt.size(), 48));
+  }
+  for (std::size_t i = 0; i < r.trace.size(); ++i) {
+    const auto& row = r.trace[i];
+    std::string values;
+    for (const auto& [name, value] : row.values) values += (values.empty() ? "" : " ") + name + "=" + value;
+    std::string line = fmt::format("{:>4}  {:<{}}  {:<{}}  {:<{}}  {}", row.step, row.thread, wthread, locs[i], wloc,
+                                   row.stmt, wstmt, values);
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    std::printf("%s\n", line.c_str());
+  }
+}
+
+void print_json(const encoder::RaceAnswer& r, const encoder::CheckStats& st) {
+  nlohmann::ordered_json j;
+  j["verdict"] = encoder::verdict_name(r.verdict);
+  j["bound"] = r.bound;
+  j["reason"] = r.reason;
+  j["trace"] = trace_json(r.trace);
+  if (r.verdict == encoder::Verdict::Unsafe)
+    j["race"] = {{"first", race_end_json(r.first)}, {"second", race_end_json(r.second)}};
+  j["stats"] = {{"frames", st.frames},
+                {"vars", st.vars},
+                {"clauses", st.clauses},
+                {"solve_seconds", st.solve_seconds},
+                {"total_seconds", st.total_seconds},
+                {"peak_rss_mb", st.peak_rss_mb}};
+  std::printf("%s\n", j.dump(2).c_str());
+}
+
+int run_race(const RaceArgs& a) {
+  const auto start = std::chrono::steady_clock::now();
+  encoder::RaceAnswer result;
+  encoder::CheckStats stats;
+  std::optional<ir::ThreadModel> tm;
+  try {
+    LoadedModel lm = load_model(a.file, a.front);
+    if (lm.input_error) return lm.input_error;
+    if (lm.unknown) {
+      result.verdict = encoder::Verdict::Unknown;
+      result.reason = *lm.unknown;
+      result.internal_error = lm.internal_error;
+    } else {
+      tm = std::move(lm.tm);
+      encoder::CheckOptions co;
+      co.bound = a.bound;
+      co.reduction = a.reduction;
+      co.solver = a.solver;
+      if (a.timeout > 0)
+        co.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                  std::chrono::duration<double>(a.timeout));
+      result = encoder::check_race(*tm, co, &stats);
+    }
+  } catch (const std::bad_alloc&) {
+    result = {};
+    result.verdict = encoder::Verdict::Unknown;
+    result.reason = "memory limit";
+  }
+  stats.total_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  stats.peak_rss_mb = encoder::peak_rss_mb();
+  if (result.internal_error) std::fprintf(stderr, "siren: %s\n", result.reason.c_str());
+  if (a.json) print_json(result, stats);
+  else if (!result.internal_error) print_text(result);
+
+  if (!a.sarif.empty()) {
+    auto results = nlohmann::ordered_json::array();
+    if (result.verdict == encoder::Verdict::Unsafe) {
+      const auto& f = result.first;
+      const auto& s = result.second;
+      results.push_back(sarif_result(
+          "error",
+          fmt::format("Data race on '{}': {} of {} ({}) and {} of {} ({}), confirmed by a replayed schedule of {} steps",
+                      f.variable, f.write ? "write" : "read", f.thread_name, f.stmt, s.write ? "write" : "read",
+                      s.thread_name, s.stmt, result.trace.size()),
+          f.file, f.line, f.column, std::make_tuple(s.file, s.line, s.column),
+          {{"verdict", "RACE"}, {"variable", f.variable}}));
+    }
+    if (!write_file_atomically(a.sarif, sarif_log(results).dump(2) + "\n")) {
+      std::fprintf(stderr, "siren: cannot write %s\n", a.sarif.c_str());
+      return kExitInputError;
+    }
+  }
+  if (!a.witness.empty() && result.verdict == encoder::Verdict::Unsafe && tm) {
+    if (!write_file_atomically(a.witness, race_witness_graphml(a.file, result, *tm))) {
+      std::fprintf(stderr, "siren: cannot write %s\n", a.witness.c_str());
+      return kExitInputError;
+    }
+  }
+  return exit_code_of(result);
+}
+
+}  // namespace
+
+void add_race_command(CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<RaceArgs>();
+  auto* cmd = app.add_subcommand(
+      "race",
+      "Data-race checking (SV-COMP no-data-race): can two threads' next steps access the same\n"
+      "memory location, at least one writing, not both atomic? UNSAFE prints both accesses and\n"
+      "the replayed schedule; SAFE / SAFE up to bound K / UNKNOWN as for check.");
+  cmd->add_option("file", args->file, "C source file")->required();
+  cmd->add_option("--bound,-k", args->bound, "Explore executions of at most K steps (default 200)")
+      ->check(CLI::Range(1u, 100000000u));
+  cmd->add_option("--threads", args->front.threads, "Maximum number of threads including main (default 8)")
+      ->check(CLI::Range(1u, 4096u));
+  cmd->add_option("--recursion", args->front.recursion, "Inlining depth of recursive calls (default 4)")
+      ->check(CLI::Range(0u, 1000u));
+  cmd->add_option("--reduction", args->reduction, "Scheduler reduction: none (default; the only one for races)")
+      ->check(CLI::IsMember({"none"}));
+  cmd->add_option("--solver", args->solver, "Solver: cadical (default)")->check(CLI::IsMember({"cadical"}));
+  cmd->add_option("--timeout", args->timeout, "Give up after SEC seconds of wall-clock time: UNKNOWN")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--memory", args->memory, "Allocate at most MB megabytes more: UNKNOWN \"memory limit\"")
+      ->check(CLI::Range(1u, 100000000u));
+  cmd->add_flag("--json", args->json, "Print one JSON object instead of text");
+  cmd->add_option("--sarif", args->sarif, "Also write the result as a SARIF 2.1.0 log to FILE");
+  cmd->add_option("--witness", args->witness, "On a race, write an SV-COMP GraphML violation witness to FILE");
+  cmd->add_option("-D", args->front.defines, "Preprocessor definition passed to the C front end");
+  cmd->add_option("-I", args->front.includes, "Include directory passed to the C front end");
+  cmd->add_option("clang_args", args->front.clang_args, "Arguments after -- are passed to Clang");
+  cmd->callback([args, &exit_code] {
+    if (args->memory > 0) limit_memory_mb(args->memory);
+    exit_code = run_race(*args);
+  });
+}
+
+}  // namespace siren::app

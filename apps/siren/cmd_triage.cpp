@@ -1,0 +1,4 @@
+#include "apps/siren/commands.hpp"
+namespace siren::app {
+void add_triage_command(CLI::App&, int&) {}
+}

@@ -1,0 +1,53 @@
+// Shared by `siren race` and `siren triage` (cmd_race.cpp, cmd_triage.cpp): loading a C file
+// into a thread model, the JSON form of a race, SARIF 2.1.0 results and the SV-COMP GraphML
+// violation witness for data races.
+#pragma once
+
+#include "encoder/race.hpp"
+#include "ir/thread_model.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace siren::app {
+
+struct FrontArgs {
+  unsigned threads = 8;
+  unsigned recursion = 4;
+  std::vector<std::string> defines, includes, clang_args;
+};
+
+struct LoadedModel {
+  int input_error = 0;            // nonzero: exit with this code (messages printed)
+  std::optional<std::string> unknown;  // unsupported construct: UNKNOWN with this reason
+  bool internal_error = false;
+  std::optional<ir::ThreadModel> tm;
+};
+
+LoadedModel load_model(const std::string& file, const FrontArgs& a);
+
+/// Limits the address space to `mb` MiB beyond what is mapped now.
+void limit_memory_mb(unsigned mb);
+
+nlohmann::ordered_json race_end_json(const encoder::RaceEnd& e);
+nlohmann::ordered_json trace_json(const std::vector<encoder::TraceRow>& trace);
+
+/// One SARIF result for a race (ruleId "data-race"); `message` is its text.
+nlohmann::ordered_json sarif_result(const std::string& level, const std::string& message,
+                                    const std::string& file1, unsigned line1, unsigned col1,
+                                    const std::optional<std::tuple<std::string, unsigned, unsigned>>& second,
+                                    const nlohmann::ordered_json& properties);
+/// A SARIF 2.1.0 log with one run of siren and these results.
+nlohmann::ordered_json sarif_log(const nlohmann::ordered_json& results);
+
+/// SV-COMP GraphML 1.0 violation witness for a data race (LTL(G ! data-race)).
+std::string race_witness_graphml(const std::string& program_file, const encoder::RaceAnswer& a,
+                                 const ir::ThreadModel& tm);
+
+/// Writes `text` to `path` (temp file + rename); false on failure.
+bool write_file_atomically(const std::string& path, const std::string& text);
+
+}  // namespace siren::app

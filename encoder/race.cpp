@@ -1,0 +1,473 @@
+// Data-race queries over one incremental encoding (encoder/race.hpp, DESIGN.md §B7).
+#include "encoder/race.hpp"
+
+#include "encoder/engine.hpp"
+#include "ir/access.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <new>
+#include <optional>
+
+namespace siren::encoder {
+
+namespace {
+using clock = std::chrono::steady_clock;
+
+bool is_sync_instr(ir::InstrKind k) {
+  switch (k) {
+    case ir::InstrKind::Lock: case ir::InstrKind::TryLock: case ir::InstrKind::Unlock:
+    case ir::InstrKind::RdLock: case ir::InstrKind::WrLock: case ir::InstrKind::RwUnlock:
+    case ir::InstrKind::CondSignal: case ir::InstrKind::CondBroadcast: case ir::InstrKind::CondWait:
+    case ir::InstrKind::ThreadCreate:
+      return true;
+    default: return false;
+  }
+}
+}  // namespace
+
+bool is_data_cell(const ir::ThreadModel& tm, ir::ObjectId obj, std::uint32_t cell) {
+  if (obj == 0 || obj >= tm.objects.size() || cell >= tm.objects[obj].cells.size()) return false;
+  const auto k = tm.objects[obj].cells[cell].kind;
+  return k == ir::CellKind::Data || k == ir::CellKind::ThreadHandle;
+}
+
+std::vector<RaceAccess> data_accesses(const ir::ThreadModel& tm, ir::ThreadId t, std::uint32_t pc) {
+  std::vector<RaceAccess> out;
+  if (t >= tm.threads.size() || pc >= tm.threads[t].code.size()) return out;
+  const ir::Instr& in = tm.threads[t].code[pc];
+  for (const ir::Access& a : ir::memory_accesses(tm, t, pc)) {
+    if (!a.addr) continue;
+    // The synchronization instruction's own cell operation (its operand's loads stay).
+    if (is_sync_instr(in.kind) && a.addr == in.a) continue;
+    bool dup = false;
+    for (const RaceAccess& r : out) dup = dup || (r.addr == a.addr && r.write == a.write);
+    if (!dup) out.push_back({t, pc, a.addr, a.write});
+  }
+  return out;
+}
+
+std::vector<RaceAccess> all_data_accesses(const ir::ThreadModel& tm) {
+  std::vector<RaceAccess> out;
+  for (ir::ThreadId t = 0; t < tm.threads.size(); ++t)
+    for (std::uint32_t i = 0; i < tm.threads[t].code.size(); ++i) {
+      auto a = data_accesses(tm, t, i);
+      out.insert(out.end(), a.begin(), a.end());
+    }
+  return out;
+}
+
+namespace {
+
+struct Side {
+  // [thread] cell key -> (reads, writes)
+  std::vector<std::map<std::uint64_t, std::pair<std::vector<Term>, std::vector<Term>>>> by_thread;
+};
+
+class RaceSession {
+ public:
+  RaceSession(const ir::ThreadModel& tm, const RaceRunOptions& opt)
+      : tm_(tm), opt_(opt) {}
+
+  void run(const std::vector<RaceQuery>& qs, const std::function<void(std::size_t, const RaceAnswer&)>& on_answer,
+           CheckStats* stats);
+
+ private:
+  Side side(const std::vector<RaceAccess>& acc, unsigned k);
+  Term query_term(const RaceQuery& q, unsigned k);
+  Term base_pair(unsigned k, ir::ThreadId t1, ir::ThreadId t2);
+  void extract(unsigned k, const RaceQuery& q, RaceAnswer& a);
+
+  const ir::ThreadModel& tm_;
+  const RaceRunOptions& opt_;
+  std::unique_ptr<solvers::TermManager> terms_;
+  std::unique_ptr<solvers::DecisionProcedure> dp_;
+  std::unique_ptr<reduction::SchedulerConstraints> sch_;
+  std::unique_ptr<Engine> e_;
+  clock::time_point start_ = clock::now();
+};
+
+Term RaceSession::base_pair(unsigned k, ir::ThreadId t1, ir::ThreadId t2) {
+  auto& T = *terms_;
+  const State& s = e_->states[k];
+  (void)t1;
+  (void)t2;
+  Term atomic_ok = T.mk_eq(s.atomic, T.mk_bv(e_->atomic_bits, 0));
+  return T.mk_and(T.mk_and(s.started[t1], s.started[t2]), T.mk_and(T.mk_not(s.terminated), atomic_ok));
+}
+
+Side RaceSession::side(const std::vector<RaceAccess>& acc, unsigned k) {
+  auto& T = *terms_;
+  const State& s = e_->states[k];
+  const Frame& f = e_->frames[k];
+  Side out;
+  out.by_thread.resize(tm_.threads.size());
+  for (const RaceAccess& a : acc) {
+    const auto& reach = f.reach[a.thread];
+    if (!std::binary_search(reach.begin(), reach.end(), a.pc)) continue;
+    Term pc_is = T.mk_eq(s.pc[a.thread], T.mk_bv(e_->pc_bits[a.thread], a.pc));
+    if (pc_is == T.mk_false()) continue;
+    Term p = e_->encode(a.thread, a.addr, k);
+    for (const Engine::Target& tg : e_->targets(p, e_->candidates(a.addr), s)) {
+      if (!is_data_cell(tm_, tg.obj, tg.cell)) continue;
+      Term hit = T.mk_and(pc_is, tg.hit);
+      if (hit == T.mk_false()) continue;
+      auto& slot = out.by_thread[a.thread][(std::uint64_t{tg.obj} << 32) | tg.cell];
+      (a.write ? slot.second : slot.first).push_back(hit);
+    }
+  }
+  return out;
+}
+
+Term RaceSession::query_term(const RaceQuery& q, unsigned k) {
+  auto& T = *terms_;
+  const Side s1 = side(q.first, k);
+  const Side s2 = q.second.empty() ? s1 : side(q.second, k);
+  const std::size_t n = tm_.threads.size();
+  std::vector<Term> out;
+  for (ir::ThreadId t1 = 0; t1 < n; ++t1)
+    for (ir::ThreadId t2 = 0; t2 < n; ++t2) {
+      if (t1 == t2 || s1.by_thread[t1].empty() || s2.by_thread[t2].empty()) continue;
+      std::vector<Term> cells;
+      for (const auto& [key, rw1] : s1.by_thread[t1]) {
+        auto it = s2.by_thread[t2].find(key);
+        if (it == s2.by_thread[t2].end()) continue;
+        const auto& rw2 = it->second;
+        Term r1 = T.mk_or(rw1.first), w1 = T.mk_or(rw1.second);
+        Term r2 = T.mk_or(rw2.first), w2 = T.mk_or(rw2.second);
+        cells.push_back(T.mk_or(T.mk_and(w1, T.mk_or(r2, w2)), T.mk_and(r1, w2)));
+      }
+      Term any = T.mk_or(cells);
+      if (any == T.mk_false()) continue;
+      out.push_back(T.mk_and(base_pair(k, t1, t2), any));
+    }
+  return T.mk_or(out);
+}
+
+void RaceSession::extract(unsigned k, const RaceQuery& q, RaceAnswer& ans) {
+  Engine& e = *e_;
+  auto internal = [&](std::string why) {
+    ans.verdict = Verdict::Unknown;
+    ans.internal_error = true;
+    ans.reason = "internal error: race witness did not replay (" + why + ")";
+    ans.trace.clear();
+  };
+  std::vector<ir::Value> initial;
+  for (const auto& o : tm_.objects) {
+    if (o.kind == ir::ObjectKind::Heap) continue;
+    for (std::size_t c = 0; c < o.cells.size(); ++c)
+      if (o.cells[c].init_nondet) initial.push_back(e.model_value(e.nondet_init[o.id][c], o.cells[c].type));
+  }
+  std::vector<ir::Step> schedule;
+  for (unsigned j = 0; j < k; ++j) {
+    ir::Step st;
+    st.thread = static_cast<ir::ThreadId>(e.dp.value(e.frames[j].sel));
+    if (st.thread >= tm_.threads.size()) return internal(fmt::format("step {}: thread {} out of range", j + 1, st.thread));
+    const auto& th = tm_.threads[st.thread];
+    const auto pc = static_cast<std::uint32_t>(e.dp.value(e.states[j].pc[st.thread]));
+    if (pc >= th.code.size()) return internal(fmt::format("step {}: pc {} out of range", j + 1, pc));
+    const ir::Instr& in = th.code[pc];
+    if (in.kind == ir::InstrKind::Havoc) {
+      const ir::Type ty = th.locals[in.lhs].type;
+      if (ty.is_ptr()) st.nondet.push_back(e.model_value(e.frames[j].havoc_ptr, ty));
+      else if (ty.is_bool()) st.nondet.push_back(ir::Value{e.dp.value(e.frames[j].havoc_int) & 1, 0});
+      else st.nondet.push_back(ir::Value{ir::normalize(ty, e.dp.value(e.frames[j].havoc_int)), 0});
+    } else if (in.kind == ir::InstrKind::Malloc) {
+      const ir::Object& o = tm_.objects[in.obj];
+      for (std::size_t c = 0; c < o.cells.size(); ++c)
+        if (o.cells[c].init_nondet) st.nondet.push_back(e.model_value(e.nondet_init[o.id][c], o.cells[c].type));
+    }
+    schedule.push_back(std::move(st));
+  }
+
+  // Replay step by step (trace rows come from the replay, never from the model).
+  ir::Interpreter interp(tm_);
+  ir::State state = interp.initial_state(initial);
+  ans.trace.clear();
+  ans.schedule.clear();
+  for (std::size_t j = 0; j < schedule.size(); ++j) {
+    const ir::State before = state;
+    const ir::StepResult r = interp.step(state, schedule[j]);
+    if (r.outcome != ir::StepOutcome::Ok) return internal(fmt::format("step {} did not execute", j + 1));
+    const ir::ThreadId t = schedule[j].thread;
+    const auto& th = tm_.threads[t];
+    const auto pc = before.threads[t].pc;
+    TraceRow row;
+    row.step = static_cast<unsigned>(j + 1);
+    row.thread = th.name;
+    row.file = r.loc.file < tm_.files.size() ? tm_.files[r.loc.file] : std::string();
+    row.line = r.loc.line;
+    row.stmt = pc < th.code.size() ? th.code[pc].text : std::string();
+    for (std::size_t u = 0; u < state.threads.size(); ++u) {
+      const auto& locals = state.threads[u].locals;
+      for (std::size_t l = 0; l < locals.size() && l < before.threads[u].locals.size(); ++l) {
+        if (locals[l] == before.threads[u].locals[l]) continue;
+        const auto& var = tm_.threads[u].locals[l];
+        std::string name = u == t ? var.name : tm_.threads[u].name + ":" + var.name;
+        row.values.emplace_back(std::move(name), interp.format_value(locals[l], var.type));
+      }
+    }
+    for (std::size_t o = 0; o < state.memory.size(); ++o)
+      for (std::size_t c = 0; c < state.memory[o].size() && c < before.memory[o].size(); ++c) {
+        if (state.memory[o][c] == before.memory[o][c]) continue;
+        const ir::Cell& cell = tm_.objects[o].cells[c];
+        row.values.emplace_back(cell.name, interp.format_value(state.memory[o][c], cell.type));
+      }
+    ans.trace.push_back(std::move(row));
+    ans.schedule.push_back(t);
+  }
+
+  // The racy state, checked concretely: both threads can be scheduled (started, not finished,
+  // not terminated, no atomic section held) and their next instructions access the
+  // same live data cell, one of them writing.
+  if (state.terminated) return internal("the program has terminated in the final state");
+  auto movable = [&](ir::ThreadId t) {
+    const auto& ts = state.threads[t];
+    return ts.started && !ts.finished && ts.pc < tm_.threads[t].code.size();
+  };
+  auto cell_of = [&](const RaceAccess& a) -> std::optional<std::pair<ir::ObjectId, std::uint32_t>> {
+    if (!movable(a.thread) || state.threads[a.thread].pc != a.pc) return std::nullopt;
+    const ir::Value p = interp.eval(state, a.thread, a.addr);
+    if (!interp.valid_ptr(state, p)) return std::nullopt;
+    const auto cell = static_cast<std::uint32_t>(p.bits & 0xffffffffu);
+    if (!is_data_cell(tm_, p.obj, cell)) return std::nullopt;
+    return std::make_pair(p.obj, cell);
+  };
+  auto end_of = [&](const RaceAccess& a, std::pair<ir::ObjectId, std::uint32_t> c) {
+    RaceEnd r;
+    const ir::Instr& in = tm_.threads[a.thread].code[a.pc];
+    r.thread = a.thread;
+    r.pc = a.pc;
+    r.thread_name = tm_.threads[a.thread].name;
+    r.file = in.loc.file < tm_.files.size() ? tm_.files[in.loc.file] : std::string();
+    r.line = in.loc.line;
+    r.column = in.loc.col;
+    r.variable = tm_.objects[c.first].cells[c.second].name;
+    r.write = a.write;
+    r.stmt = in.text;
+    return r;
+  };
+  for (const RaceAccess& a1 : q.first) {
+    const auto c1 = cell_of(a1);
+    if (!c1) continue;
+    for (const RaceAccess& a2 : q.second.empty() ? q.first : q.second) {
+      if (a2.thread == a1.thread || !(a1.write || a2.write)) continue;
+      if (state.atomic != 0) continue;
+      const auto c2 = cell_of(a2);
+      if (!c2 || *c1 != *c2) continue;
+      ans.first = end_of(a1, *c1);
+      ans.second = end_of(a2, *c2);
+      ans.verdict = Verdict::Unsafe;
+      ans.bound = static_cast<unsigned>(schedule.size());
+      return;
+    }
+  }
+  internal("no conflicting pair of next accesses in the final state");
+}
+
+void RaceSession::run(const std::vector<RaceQuery>& qs,
+                      const std::function<void(std::size_t, const RaceAnswer&)>& on_answer, CheckStats* stats) {
+  const CheckOptions& co = opt_.check;
+  std::vector<char> open(qs.size(), 1);
+  std::size_t n_open = qs.size();
+  std::vector<double> spent(qs.size(), 0.0);
+  auto elapsed = [&] { return std::chrono::duration<double>(clock::now() - start_).count(); };
+  auto answer = [&](std::size_t i, RaceAnswer a) {
+    if (!open[i]) return;
+    open[i] = 0;
+    --n_open;
+    a.seconds = elapsed();
+    on_answer(i, a);
+  };
+  auto all = [&](Verdict v, unsigned bound, const std::string& reason) {
+    for (std::size_t i = 0; i < qs.size(); ++i) {
+      if (!open[i]) continue;
+      RaceAnswer a;
+      a.verdict = v;
+      a.bound = bound;
+      a.reason = reason;
+      answer(i, a);
+    }
+  };
+  auto collect = [&] {
+    if (!stats || !dp_) return;
+    const auto st = dp_->stats();
+    stats->frames = e_ ? static_cast<unsigned>(e_->states.size() - 1) : 0;
+    stats->vars = st.vars;
+    stats->clauses = st.clauses;
+    stats->solve_calls = st.solve_calls;
+    stats->solve_seconds = st.solve_seconds;
+  };
+  if (qs.empty()) return;
+
+  sch_ = reduction::make_scheduler_constraints(co.reduction, tm_);
+  if (!sch_) return all(Verdict::Unknown, 0, "reduction '" + co.reduction + "' is not implemented");
+  if (co.reduction != "none")
+    return all(Verdict::Unknown, 0, "race checking supports only --reduction none");
+  if (co.solver != "cadical") return all(Verdict::Unknown, 0, "solver '" + co.solver + "' is not available");
+  if (tm_.threads.empty()) return all(Verdict::Unknown, 0, "internal error: the thread model has no main thread");
+
+  // Per-query deadline (reset at every solve) and the global one.
+  std::optional<clock::time_point> query_deadline;
+  auto timed_out = [&] {
+    const auto now = clock::now();
+    return (co.deadline && now >= *co.deadline) || (query_deadline && now >= *query_deadline);
+  };
+  auto global_timed_out = [&] { return co.deadline && clock::now() >= *co.deadline; };
+  terms_ = std::make_unique<solvers::TermManager>();
+  dp_ = solvers::make_cadical_bitblaster(*terms_);
+  dp_->set_terminate(timed_out);
+  e_ = std::make_unique<Engine>(tm_, *terms_, *dp_, *sch_);
+  Engine& e = *e_;
+  auto& T = *terms_;
+  e.absorbing_idle = false;
+  e.make_initial_state();
+
+  std::optional<std::string> other;
+  unsigned checked = 0;
+  const unsigned K = co.bound;
+  auto solve = [&](Term a) {
+    if (a == T.mk_false()) return solvers::SolveResult::Unsat;
+    if (a == T.mk_true()) return dp_->solve({});
+    const Term as[1] = {a};
+    return dp_->solve(as);
+  };
+  auto finish_all = [&](Verdict v, unsigned bound) {
+    if (other) all(Verdict::Unknown, bound, *other);
+    else all(v, bound, "");
+  };
+  auto timeout_all = [&] {
+    all(Verdict::Unknown, checked, other ? "timeout (also: " + *other + ")" : std::string("timeout"));
+  };
+  auto complete_at = [&](unsigned k) { return solve(e.frames[k].any_can_move); };
+  auto completeness_checkpoint = [](unsigned k) { return k <= 8 || k % (k <= 64 ? 4 : 8) == 0; };
+  static const bool verbose = std::getenv("SIREN_BMC_VERBOSE") != nullptr;
+
+  try {
+    for (unsigned k = 0;; ++k) {
+      if (global_timed_out()) return collect(), timeout_all();
+      e.build_frame(k);
+      const Frame& f = e.frames[k];
+      if (k == K) {
+        query_deadline.reset();
+        const auto r = complete_at(k);
+        if (r == solvers::SolveResult::Unknown) return collect(), timeout_all();
+        return collect(), finish_all(r == solvers::SolveResult::Unsat ? Verdict::Safe : Verdict::SafeUpToBound, K);
+      }
+      // MemSafety / Limit errors of the next step: the answer can no longer be "no race".
+      if (!other && f.bad_other != T.mk_false()) {
+        query_deadline.reset();
+        const auto r = solve(f.bad_other);
+        if (r == solvers::SolveResult::Unknown) return collect(), timeout_all();
+        if (r == solvers::SolveResult::Sat) {
+          for (const ErrorSite& s : f.errors)
+            if (s.kind != ir::AssertKind::Property && e.dp.value(s.term) != 0) {
+              const ir::Instr& in = tm_.threads[s.thread].code[s.pc];
+              const std::string what = s.message.empty() ? in.text : s.message;
+              other = (s.kind == ir::AssertKind::MemSafety ? "possible memory-safety violation at "
+                                                           : "modelling limit reached at ") +
+                      tm_.where(in.loc) + ": " + what;
+              break;
+            }
+          if (!other) other = "an error of an unknown kind is reachable";
+        }
+      }
+      // The race queries at depth k (states after k steps).
+      for (std::size_t i = 0; i < qs.size(); ++i) {
+        if (!open[i]) continue;
+        if (global_timed_out()) return collect(), timeout_all();
+        Term q = query_term(qs[i], k);
+        if (opt_.query_timeout > 0) {
+          const double left = opt_.query_timeout - spent[i];
+          if (left <= 0) {
+            RaceAnswer a;
+            a.verdict = Verdict::Unknown;
+            a.bound = checked;
+            a.reason = "timeout";
+            answer(i, a);
+            continue;
+          }
+          query_deadline = clock::now() + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(left));
+        }
+        const auto q0 = clock::now();
+        const auto r = solve(q);
+        spent[i] += std::chrono::duration<double>(clock::now() - q0).count();
+        query_deadline.reset();
+        if (verbose)
+          std::fprintf(stderr, "[race] depth %u query %zu: %s\n", k, i,
+                       r == solvers::SolveResult::Sat ? "sat" : r == solvers::SolveResult::Unsat ? "unsat" : "unknown");
+        if (r == solvers::SolveResult::Unknown) {
+          if (global_timed_out()) return collect(), timeout_all();
+          RaceAnswer a;
+          a.verdict = Verdict::Unknown;
+          a.bound = checked;
+          a.reason = "timeout";
+          answer(i, a);
+          continue;
+        }
+        if (r == solvers::SolveResult::Sat) {
+          RaceAnswer a;
+          extract(k, qs[i], a);
+          answer(i, a);
+        }
+      }
+      if (n_open == 0) return collect();
+      checked = k + 1;
+      if (completeness_checkpoint(k)) {
+        query_deadline.reset();
+        const auto c = complete_at(k);
+        if (c == solvers::SolveResult::Unknown) return collect(), timeout_all();
+        if (c == solvers::SolveResult::Unsat) return collect(), finish_all(Verdict::Safe, k);
+      }
+      if (global_timed_out()) return collect(), timeout_all();
+      e.add_transition(k);
+    }
+  } catch (const std::bad_alloc&) {
+    // As bmc.cpp: CaDiCaL may be left invalid by an allocation failure; do not destroy it.
+    (void)dp_.release();
+    throw;
+  }
+}
+
+}  // namespace
+
+void solve_race_queries(const ir::ThreadModel& tm, const std::vector<RaceQuery>& queries,
+                        const RaceRunOptions& options,
+                        const std::function<void(std::size_t, const RaceAnswer&)>& on_answer, CheckStats* stats) {
+  std::vector<char> done(queries.size(), 0);
+  auto wrapped = [&](std::size_t i, const RaceAnswer& a) {
+    done[i] = 1;
+    on_answer(i, a);
+  };
+  try {
+    RaceSession s(tm, options);
+    s.run(queries, wrapped, stats);
+  } catch (const std::bad_alloc&) {
+    for (std::size_t i = 0; i < queries.size(); ++i)
+      if (!done[i]) {
+        RaceAnswer a;
+        a.verdict = Verdict::Unknown;
+        a.reason = "memory limit";
+        wrapped(i, a);
+      }
+  }
+  if (stats) stats->peak_rss_mb = peak_rss_mb();
+}
+
+RaceAnswer check_race(const ir::ThreadModel& tm, const CheckOptions& options, CheckStats* stats) {
+  std::vector<RaceQuery> qs(1);
+  qs[0].first = all_data_accesses(tm);
+  RaceRunOptions ro;
+  ro.check = options;
+  RaceAnswer out;
+  out.verdict = Verdict::Unknown;
+  out.reason = "no answer";
+  solve_race_queries(tm, qs, ro, [&](std::size_t, const RaceAnswer& a) { out = a; }, stats);
+  return out;
+}
+
+}  // namespace siren::encoder

@@ -1,0 +1,107 @@
+// Data races as reachability in the interleaved BMC (DESIGN.md §B7).
+//
+// SV-COMP `no-data-race` (G ! data-race), operationally: a reachable state in which the next
+// steps of two different threads access the same memory cell, at least one of them writes,
+// and not both are atomic. In the encoding, at frame k and for a pair of accesses (t1 at pc i,
+// t2 at pc j), t1 != t2:
+//
+//   pc_t1^k = i ∧ pc_t2^k = j ∧ started_t1 ∧ started_t2 ∧ ¬terminated ∧ atomic = 0
+//     ∧ addr_i ≡ addr_j (the same live data cell)
+//
+// i.e. both threads are base-enabled (DESIGN.md §B7, "consecutively executable"): accesses
+// inside atomic sections never race, because while one thread holds `atomic` no other thread
+// can move, so an atomic section is one step for every other thread. (The stored SV-COMP
+// labels agree: pthread-atomic/lamport.c, whose atomic writes of x meet a plain `x = 2`, is
+// `no-data-race: true`.) Only data cells count: mutex, condition and rwlock cells and the
+// synchronization operations on them (lock, unlock, signal, the handle store of
+// pthread_create) are synchronization, not data.
+//
+// A query is a pair of access sets (S1, S2): it holds at frame k when some thread is at an
+// access of S1 and another thread at a conflicting access of S2. `siren race` asks one query
+// (all accesses, all accesses); `siren triage` asks one query per warning, all over ONE
+// encoding (DESIGN.md Part C, "Triage amortisation"): frames are built once and each open
+// query is a solve under an assumption at every depth. The deepening loop, the completeness
+// rule and the treatment of MemSafety/Limit errors are those of encoder/bmc.cpp: Property
+// errors end an execution (they are not races), a reachable MemSafety/Limit error turns an
+// answer that would be "no race" into UNKNOWN.
+//
+// Every race found is replayed by the concrete interpreter: the schedule must execute, and in
+// the final state both threads' next instructions must be the accesses, with equal concrete
+// addresses of a live data cell; otherwise the answer is an internal error, never a race.
+#pragma once
+
+#include "encoder/bmc.hpp"
+#include "ir/interpreter.hpp"
+#include "ir/thread_model.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace siren::encoder {
+
+/// One data access of an instruction: `addr` (an expression of `thread`'s code, evaluated
+/// before the step) designates the cell; it happens iff ValidPtr(addr).
+struct RaceAccess {
+  ir::ThreadId thread = 0;
+  std::uint32_t pc = 0;
+  ir::ExprRef addr = nullptr;
+  bool write = false;
+};
+
+/// The data accesses of instruction `pc` of thread `t` (loads of its operands, its store,
+/// ThreadJoin's retval store); the cell operations of synchronization instructions excluded.
+std::vector<RaceAccess> data_accesses(const ir::ThreadModel& tm, ir::ThreadId t, std::uint32_t pc);
+
+/// Every data access of every thread.
+std::vector<RaceAccess> all_data_accesses(const ir::ThreadModel& tm);
+
+/// Does cell (obj, cell) count as data for races? (Data and ThreadHandle cells.)
+bool is_data_cell(const ir::ThreadModel& tm, ir::ObjectId obj, std::uint32_t cell);
+
+struct RaceQuery {
+  std::vector<RaceAccess> first, second;  // second empty: the same set as first
+};
+
+/// One side of a race found (from the replayed final state).
+struct RaceEnd {
+  ir::ThreadId thread = 0;
+  std::uint32_t pc = 0;
+  std::string thread_name;
+  std::string file;
+  unsigned line = 0, column = 0;
+  std::string variable;  // the cell, e.g. "g", "a[2]"
+  bool write = false;
+  std::string stmt;
+};
+
+struct RaceAnswer {
+  /// Unsafe = a race (replayed); Safe / SafeUpToBound = no race (proven / within the bound);
+  /// Unknown with reason.
+  Verdict verdict = Verdict::Unknown;
+  unsigned bound = 0;  // as CheckResult::bound (RACE: the number of steps before the race)
+  std::string reason;
+  bool internal_error = false;
+  std::vector<TraceRow> trace;   // the schedule leading to the racy state
+  std::vector<ir::ThreadId> schedule;
+  RaceEnd first, second;
+  double seconds = 0;           // wall-clock time from the start of the run to this answer
+};
+
+struct RaceRunOptions {
+  CheckOptions check;
+  double query_timeout = 0;  // seconds of solving per query (0: none)
+};
+
+/// Answers the queries over one encoding; `on_answer(i, answer)` is called as soon as query i
+/// is decided (every query gets exactly one call). Catches std::bad_alloc (UNKNOWN).
+void solve_race_queries(const ir::ThreadModel& tm, const std::vector<RaceQuery>& queries,
+                        const RaceRunOptions& options,
+                        const std::function<void(std::size_t, const RaceAnswer&)>& on_answer,
+                        CheckStats* stats = nullptr);
+
+/// `siren race`: one query over all data accesses.
+RaceAnswer check_race(const ir::ThreadModel& tm, const CheckOptions& options, CheckStats* stats = nullptr);
+
+}  // namespace siren::encoder
