@@ -1,0 +1,369 @@
+// Warnings input, location matching and must-lockset candidates (encoder/triage.hpp).
+#include "encoder/triage.hpp"
+
+#include "encoder/engine.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <unordered_set>
+
+namespace siren::encoder {
+
+namespace {
+
+std::string basename_of(const std::string& f) {
+  std::string s = f;
+  if (s.rfind("file://", 0) == 0) s = s.substr(7);
+  const auto p = s.find_last_of('/');
+  return p == std::string::npos ? s : s.substr(p + 1);
+}
+
+std::uint64_t fnv1a(const std::string& s) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+std::string trim(std::string s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+  std::size_t i = 0;
+  while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+  return s.substr(i);
+}
+
+unsigned to_uint(const nlohmann::json& v, const std::string& what, bool optional) {
+  if (v.is_null() && optional) return 0;
+  if (v.is_number_unsigned()) return v.get<unsigned>();
+  if (v.is_number_integer() && v.get<long long>() >= 0) return static_cast<unsigned>(v.get<long long>());
+  if (v.is_string()) {
+    const std::string s = trim(v.get<std::string>());
+    if (s.empty() && optional) return 0;
+    if (!s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+      return static_cast<unsigned>(std::stoul(s));
+  }
+  throw WarningsError(what + ": expected a non-negative integer, got " + v.dump());
+}
+
+SrcLoc plain_loc(const nlohmann::json& j, const std::string& what) {
+  if (!j.is_object()) throw WarningsError(what + ": expected an object {file, line, column}, got " + j.dump());
+  SrcLoc l;
+  if (!j.contains("file") || !j["file"].is_string() || j["file"].get<std::string>().empty())
+    throw WarningsError(what + ": missing \"file\"");
+  l.file = j["file"].get<std::string>();
+  if (!j.contains("line")) throw WarningsError(what + ": missing \"line\"");
+  l.line = to_uint(j["line"], what + ".line", false);
+  if (l.line == 0) throw WarningsError(what + ".line: must be at least 1");
+  if (j.contains("column")) l.column = to_uint(j["column"], what + ".column", true);
+  return l;
+}
+
+SrcLoc sarif_loc(const nlohmann::json& j, const std::string& what) {
+  if (!j.is_object() || !j.contains("physicalLocation") || !j["physicalLocation"].is_object())
+    throw WarningsError(what + ": missing physicalLocation");
+  const auto& pl = j["physicalLocation"];
+  if (!pl.contains("artifactLocation") || !pl["artifactLocation"].is_object() ||
+      !pl["artifactLocation"].contains("uri") || !pl["artifactLocation"]["uri"].is_string())
+    throw WarningsError(what + ": missing physicalLocation.artifactLocation.uri");
+  if (!pl.contains("region") || !pl["region"].is_object() || !pl["region"].contains("startLine"))
+    throw WarningsError(what + ": missing physicalLocation.region.startLine");
+  SrcLoc l;
+  l.file = pl["artifactLocation"]["uri"].get<std::string>();
+  l.line = to_uint(pl["region"]["startLine"], what + ".region.startLine", false);
+  if (l.line == 0) throw WarningsError(what + ".region.startLine: must be at least 1");
+  if (pl["region"].contains("startColumn")) l.column = to_uint(pl["region"]["startColumn"], what + ".region.startColumn", true);
+  return l;
+}
+
+std::vector<std::string> split_csv(const std::string& line) {
+  std::vector<std::string> out;
+  std::string cur;
+  bool quoted = false;
+  for (char c : line) {
+    if (c == '"') quoted = !quoted;
+    else if (c == ',' && !quoted) {
+      out.push_back(trim(cur));
+      cur.clear();
+    } else cur += c;
+  }
+  out.push_back(trim(cur));
+  return out;
+}
+
+}  // namespace
+
+std::string warning_id(const SrcLoc& a, const SrcLoc& b) {
+  std::string sa = fmt::format("{}:{}:{}", basename_of(a.file), a.line, a.column);
+  std::string sb = fmt::format("{}:{}:{}", basename_of(b.file), b.line, b.column);
+  if (sb < sa) std::swap(sa, sb);
+  return fmt::format("{:016x}", fnv1a(sa + "|" + sb));
+}
+
+std::vector<Warning> parse_warnings(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw WarningsError(path + ": cannot read the file");
+  std::stringstream buf;
+  buf << in.rdbuf();
+  const std::string text = buf.str();
+  std::vector<Warning> out;
+  auto add = [&](SrcLoc a, SrcLoc b) {
+    Warning w;
+    w.first = std::move(a);
+    w.second = std::move(b);
+    w.id = warning_id(w.first, w.second);
+    out.push_back(std::move(w));
+  };
+  const std::string t = trim(text);
+  if (!t.empty() && (t[0] == '{' || t[0] == '[')) {
+    nlohmann::json j;
+    try {
+      j = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+      throw WarningsError(path + ": not valid JSON: " + e.what());
+    }
+    if (j.is_object()) {  // SARIF
+      if (!j.contains("runs") || !j["runs"].is_array())
+        throw WarningsError(path + ": a JSON object that is not a SARIF log (no \"runs\" array)");
+      for (std::size_t r = 0; r < j["runs"].size(); ++r) {
+        const auto& run = j["runs"][r];
+        if (!run.is_object()) throw WarningsError(fmt::format("{}: runs[{}] is not an object", path, r));
+        if (!run.contains("results")) continue;
+        if (!run["results"].is_array()) throw WarningsError(fmt::format("{}: runs[{}].results is not an array", path, r));
+        for (std::size_t i = 0; i < run["results"].size(); ++i) {
+          const auto& res = run["results"][i];
+          const std::string what = fmt::format("{}: runs[{}].results[{}]", path, r, i);
+          if (!res.is_object() || !res.contains("locations") || !res["locations"].is_array() || res["locations"].empty())
+            throw WarningsError(what + ": no locations[0]");
+          const SrcLoc first = sarif_loc(res["locations"][0], what + ".locations[0]");
+          if (!res.contains("relatedLocations") || !res["relatedLocations"].is_array() || res["relatedLocations"].empty())
+            throw WarningsError(what + ": no relatedLocations (a race warning needs a second location)");
+          for (std::size_t k = 0; k < res["relatedLocations"].size(); ++k)
+            add(first, sarif_loc(res["relatedLocations"][k], fmt::format("{}.relatedLocations[{}]", what, k)));
+        }
+      }
+    } else {
+      for (std::size_t i = 0; i < j.size(); ++i) {
+        const auto& e = j[i];
+        const std::string what = fmt::format("{}: entry [{}]", path, i);
+        if (e.is_array()) {
+          if (e.size() != 2) throw WarningsError(what + ": a pair needs exactly two locations");
+          add(plain_loc(e[0], what + "[0]"), plain_loc(e[1], what + "[1]"));
+        } else if (e.is_object() && e.contains("first") && e.contains("second")) {
+          add(plain_loc(e["first"], what + ".first"), plain_loc(e["second"], what + ".second"));
+        } else {
+          throw WarningsError(what + ": expected {\"first\": L, \"second\": L} or [L, L], got " + e.dump());
+        }
+      }
+    }
+  } else {  // CSV
+    std::istringstream lines(text);
+    std::string line;
+    unsigned n = 0;
+    while (std::getline(lines, line)) {
+      ++n;
+      if (trim(line).empty() || trim(line)[0] == '#') continue;
+      auto f = split_csv(line);
+      const std::string what = fmt::format("{}:{}", path, n);
+      if (f.size() != 6)
+        throw WarningsError(what + ": expected 6 fields file1,line1,col1,file2,line2,col2, got " + std::to_string(f.size()));
+      auto num = [&](const std::string& s, const char* name, bool optional) -> unsigned {
+        if (s.empty() && optional) return 0;
+        if (s.empty() || !std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+          throw WarningsError(what + ": " + name + " is not a number: '" + s + "'");
+        return static_cast<unsigned>(std::stoul(s));
+      };
+      if (n == 1 && !f[1].empty() && !std::isdigit(static_cast<unsigned char>(f[1][0]))) continue;  // header
+      SrcLoc a{f[0], num(f[1], "line1", false), num(f[2], "col1", true)};
+      SrcLoc b{f[3], num(f[4], "line2", false), num(f[5], "col2", true)};
+      if (a.file.empty() || b.file.empty()) throw WarningsError(what + ": empty file name");
+      if (a.line == 0 || b.line == 0) throw WarningsError(what + ": line must be at least 1");
+      add(a, b);
+    }
+  }
+  std::unordered_set<std::string> seen;
+  std::vector<Warning> uniq;
+  for (auto& w : out)
+    if (seen.insert(w.id).second) uniq.push_back(std::move(w));
+  return uniq;
+}
+
+std::vector<RaceAccess> accesses_at(const ir::ThreadModel& tm, const SrcLoc& loc) {
+  const std::string base = basename_of(loc.file);
+  std::vector<RaceAccess> line_acc;
+  for (ir::ThreadId t = 0; t < tm.threads.size(); ++t)
+    for (std::uint32_t i = 0; i < tm.threads[t].code.size(); ++i) {
+      const auto& l = tm.threads[t].code[i].loc;
+      if (l.line != loc.line || l.file >= tm.files.size() || basename_of(tm.files[l.file]) != base) continue;
+      auto a = data_accesses(tm, t, i);
+      line_acc.insert(line_acc.end(), a.begin(), a.end());
+    }
+  if (loc.column == 0) return line_acc;
+  std::vector<RaceAccess> exact;
+  for (const auto& a : line_acc)
+    if (tm.threads[a.thread].code[a.pc].loc.col == loc.column) exact.push_back(a);
+  return exact.empty() ? line_acc : exact;
+}
+
+TriageQuery triage_query(const ir::ThreadModel& tm, const Warning& w) {
+  TriageQuery q;
+  q.query.first = accesses_at(tm, w.first);
+  q.query.second = accesses_at(tm, w.second);
+  if (q.query.first.empty() || q.query.second.empty()) {
+    q.decided = "NO_ACCESS";
+    return q;
+  }
+  bool possible = false;
+  for (const auto& a : q.query.first)
+    for (const auto& b : q.query.second) possible = possible || (a.thread != b.thread && (a.write || b.write));
+  if (!possible) q.decided = "NO_RACE";
+  return q;
+}
+
+const char* triage_verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::Unsafe: return "RACE";
+    case Verdict::Safe: return "NO_RACE";
+    case Verdict::SafeUpToBound: return "NO_RACE_UP_TO_BOUND";
+    case Verdict::Unknown: return "UNKNOWN";
+  }
+  return "UNKNOWN";
+}
+
+namespace {
+
+constexpr std::uint64_t kAtomicKey = ~std::uint64_t{0};
+
+// Must-locksets at every instruction of thread t (locks by constant mutex cell; kAtomicKey:
+// inside an atomic section on every path). nullopt: not reachable from the entry.
+std::vector<std::optional<std::set<std::uint64_t>>> must_locksets(const ir::ThreadModel& tm, ir::ThreadId t) {
+  const auto& code = tm.threads[t].code;
+  std::vector<std::optional<std::set<std::uint64_t>>> in(code.size());
+  if (code.empty()) return in;
+  in[0] = std::set<std::uint64_t>{};
+  std::vector<std::uint32_t> work{0};
+  auto key_of = [](ir::ExprRef a) -> std::optional<std::uint64_t> {
+    if (a && a->op == ir::Op::ObjAddr) return (std::uint64_t{a->obj} << 32) | static_cast<std::uint32_t>(a->value);
+    return std::nullopt;
+  };
+  while (!work.empty()) {
+    const std::uint32_t i = work.back();
+    work.pop_back();
+    std::set<std::uint64_t> out = *in[i];
+    const ir::Instr& ins = code[i];
+    switch (ins.kind) {
+      case ir::InstrKind::Lock:
+        if (auto k = key_of(ins.a)) out.insert(*k);
+        break;
+      case ir::InstrKind::Unlock:
+        if (auto k = key_of(ins.a)) out.erase(*k);
+        else {
+          const bool atomic = out.count(kAtomicKey) != 0;
+          out.clear();
+          if (atomic) out.insert(kAtomicKey);
+        }
+        break;
+      case ir::InstrKind::AtomicBegin: out.insert(kAtomicKey); break;
+      case ir::InstrKind::AtomicEnd: out.erase(kAtomicKey); break;
+      default: break;
+    }
+    std::vector<std::uint32_t> succ;
+    switch (ins.kind) {
+      case ir::InstrKind::ThreadExit: case ir::InstrKind::Abort: break;
+      case ir::InstrKind::Goto:
+        succ.push_back(ins.target);
+        succ.push_back(i + 1);
+        break;
+      default: succ.push_back(i + 1);
+    }
+    for (std::uint32_t s : succ) {
+      if (s >= code.size()) continue;
+      if (!in[s]) {
+        in[s] = out;
+        work.push_back(s);
+        continue;
+      }
+      std::set<std::uint64_t> meet;
+      std::set_intersection(in[s]->begin(), in[s]->end(), out.begin(), out.end(), std::inserter(meet, meet.begin()));
+      if (meet != *in[s]) {
+        in[s] = std::move(meet);
+        work.push_back(s);
+      }
+    }
+  }
+  return in;
+}
+
+}  // namespace
+
+std::vector<Warning> lockset_candidates(const ir::ThreadModel& tm) {
+  // Candidate objects of pointer expressions, from the encoder's own analysis.
+  solvers::TermManager terms;
+  auto dp = solvers::make_cadical_bitblaster(terms);
+  auto sch = reduction::make_scheduler_constraints("none", tm);
+  Engine e(tm, terms, *dp, *sch);
+
+  struct Acc {
+    RaceAccess a;
+    const std::set<std::uint64_t>* locks;
+    std::vector<std::pair<ir::ObjectId, std::int64_t>> cells;  // cell -1: any cell of the object
+  };
+  std::vector<std::vector<std::optional<std::set<std::uint64_t>>>> ls(tm.threads.size());
+  std::vector<Acc> accs;
+  for (ir::ThreadId t = 0; t < tm.threads.size(); ++t) {
+    ls[t] = must_locksets(tm, t);
+    for (std::uint32_t i = 0; i < tm.threads[t].code.size(); ++i) {
+      if (!ls[t][i]) continue;  // unreachable code
+      for (const RaceAccess& a : data_accesses(tm, t, i)) {
+        Acc x{a, &*ls[t][i], {}};
+        if (a.addr->op == ir::Op::ObjAddr) {
+          if (is_data_cell(tm, a.addr->obj, static_cast<std::uint32_t>(a.addr->value)))
+            x.cells.push_back({a.addr->obj, static_cast<std::int64_t>(static_cast<std::uint32_t>(a.addr->value))});
+        } else {
+          for (ir::ObjectId o : e.candidates(a.addr)) x.cells.push_back({o, -1});
+        }
+        if (!x.cells.empty()) accs.push_back(std::move(x));
+      }
+    }
+  }
+  auto may_alias = [](const Acc& x, const Acc& y) {
+    for (const auto& [o1, c1] : x.cells)
+      for (const auto& [o2, c2] : y.cells)
+        if (o1 == o2 && (c1 < 0 || c2 < 0 || c1 == c2)) return true;
+    return false;
+  };
+  auto loc_of = [&](const RaceAccess& a) {
+    const auto& l = tm.threads[a.thread].code[a.pc].loc;
+    return SrcLoc{l.file < tm.files.size() ? tm.files[l.file] : std::string(), l.line, l.col};
+  };
+  std::vector<Warning> out;
+  std::unordered_set<std::string> seen;
+  for (std::size_t i = 0; i < accs.size(); ++i)
+    for (std::size_t j = i + 1; j < accs.size(); ++j) {
+      const Acc& x = accs[i];
+      const Acc& y = accs[j];
+      if (x.a.thread == y.a.thread || !(x.a.write || y.a.write)) continue;
+      if (x.locks->count(kAtomicKey) && y.locks->count(kAtomicKey)) continue;
+      bool common = false;
+      for (std::uint64_t k : *x.locks)
+        if (k != kAtomicKey && y.locks->count(k)) common = true;
+      if (common || !may_alias(x, y)) continue;
+      Warning w;
+      w.first = loc_of(x.a);
+      w.second = loc_of(y.a);
+      if (w.second.line < w.first.line || (w.second.line == w.first.line && w.second.column < w.first.column))
+        std::swap(w.first, w.second);
+      w.id = warning_id(w.first, w.second);
+      if (seen.insert(w.id).second) out.push_back(std::move(w));
+    }
+  return out;
+}
+
+}  // namespace siren::encoder
