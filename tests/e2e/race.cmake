@@ -4,3 +4,12 @@ add_test(NAME "svcomp: race no-data-race"
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/e2e/race_sweep.py
                  ${SIREN_BIN} ${SHARED_DIR} --timeout 40 --jobs 2)
 set_tests_properties("svcomp: race no-data-race" PROPERTIES TIMEOUT 900 PROCESSORS 2)
+
+# siren triage: hand-written SARIF (tests/triage/, >= 20 pairs with expected verdicts).
+add_test(NAME "triage: hand-written SARIF verdicts"
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/e2e/triage_test.py ${SIREN_BIN} ${SHARED_DIR})
+set_tests_properties("triage: hand-written SARIF verdicts" PROPERTIES TIMEOUT 600 PROCESSORS 2)
+# siren triage: SIGKILL mid-way, re-run: every warning exactly once, every line parses.
+add_test(NAME "triage: SIGKILL and resume"
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/e2e/triage_kill_test.py ${SIREN_BIN} ${SHARED_DIR})
+set_tests_properties("triage: SIGKILL and resume" PROPERTIES TIMEOUT 600 PROCESSORS 2)
