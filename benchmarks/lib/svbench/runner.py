@@ -22,7 +22,7 @@ from . import scoring
 # skipped and listed as skipped. (`siren race` prints the same JSON shape as `siren check`.)
 PROPERTY_COMMANDS = {
     "unreach-call": "check",
-    "no-data-race": None,      # `siren race`, once it exists: --command no-data-race=race
+    "no-data-race": "race",
 }
 
 
