@@ -17,11 +17,13 @@
 #include "encoder/bmc.hpp"
 
 #include "encoder/engine.hpp"
+#include "solvers/factory.hpp"
 
 #include <sys/resource.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <memory>
 #include <new>
 #include <optional>
@@ -74,7 +76,9 @@ void run(const ir::ThreadModel& tm, const CheckOptions& options, CheckResult& re
     res.reason = "reduction '" + options.reduction + "' is not implemented";
     return;
   }
-  if (options.solver != "cadical") {
+  // --solver (issue 10): any backend of solvers/factory.hpp.
+  const auto names = solvers::decision_procedure_names();
+  if (std::find(names.begin(), names.end(), options.solver) == names.end()) {
     res.reason = "solver '" + options.solver + "' is not available";
     return;
   }
@@ -85,8 +89,9 @@ void run(const ir::ThreadModel& tm, const CheckOptions& options, CheckResult& re
   }
   auto timed_out = [&] { return options.deadline && clock::now() >= *options.deadline; };
   solvers::TermManager terms;
-  auto dp = solvers::make_cadical_bitblaster(terms);
+  auto dp = solvers::make_decision_procedure(options.solver, terms);
   dp->set_terminate(timed_out);
+  dp->set_deadline(options.deadline);  // boolector's -t
   try {
     if (options.count_schedules) count_schedules(tm, options, terms, *dp, *sch, res);
     else search(tm, options, terms, *dp, *sch, res);
@@ -124,6 +129,9 @@ void search(const ir::ThreadModel& tm, const CheckOptions& options, solvers::Ter
     res.verdict = Verdict::Unknown;
     res.bound = checked;
     res.reason = "timeout";
+    // A backend failure (boolector missing or crashing, Z3 error) is not a timeout.
+    if (!timed_out() && !dp->last_error().empty() && dp->last_error() != "terminated")
+      res.reason = "solver " + dp->name() + ": " + dp->last_error();
     if (other) res.reason += " (also: " + *other + ")";
     collect();
   };

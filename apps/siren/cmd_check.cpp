@@ -9,16 +9,22 @@
 #include "reduction/scheduler_constraints.hpp"
 
 #include <fmt/format.h>
+#include <poll.h>
+#include <signal.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <new>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -137,6 +143,115 @@ void print_json(const encoder::CheckResult& r) {
   std::printf("%s\n", j.dump(2).c_str());
 }
 
+// --- --solver portfolio (issue 10) -------------------------------------------------------
+// The translated thread model is shared by fork(): one child per backend runs the whole check,
+// then writes a one-byte verdict class to its pipe and waits. The parent takes the first
+// definite answer (UNSAFE / SAFE / SAFE_UP_TO_BOUND), kills the other child and tells the
+// winner to print its result (text or JSON, trace included) and exit with its exit code,
+// which the parent returns. No definite answer: an internal error is preferred over UNKNOWN
+// (bugs stay visible); a child that died without answering counts as UNKNOWN.
+template <class Report>
+int run_portfolio(const ir::ThreadModel& tm, const encoder::CheckOptions& co,
+                  std::chrono::steady_clock::time_point start, Report& report) {
+  static const char* const kBackends[2] = {"cadical", "z3"};
+  struct Kid {
+    pid_t pid = -1;
+    int up = -1, down = -1;  // verdict from the child, go-ahead to the child
+    char answer = 0;         // 0: running; 'U' 'S' 'B' definite; '?' unknown; 'E' internal; 'X' died
+  };
+  Kid kids[2];
+  std::fflush(stdout);
+  std::fflush(stderr);
+  for (int i = 0; i < 2; ++i) {
+    int up[2], down[2];
+    if (pipe(up) != 0 || pipe(down) != 0) throw std::runtime_error("portfolio: pipe failed");
+    const pid_t pid = fork();
+    if (pid < 0) throw std::runtime_error("portfolio: fork failed");
+    if (pid == 0) {
+      close(up[0]);
+      close(down[1]);
+      for (int j = 0; j < i; ++j) {
+        close(kids[j].up);
+        close(kids[j].down);
+      }
+      encoder::CheckResult r;
+      try {
+        encoder::CheckOptions mine = co;
+        mine.solver = kBackends[i];
+        r = encoder::check(tm, mine);
+      } catch (const std::bad_alloc&) {
+        r = {};
+        r.verdict = encoder::Verdict::Unknown;
+        r.reason = "memory limit";
+      }
+      r.stats.total_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      char code = r.internal_error ? 'E'
+                  : r.verdict == encoder::Verdict::Unsafe ? 'U'
+                  : r.verdict == encoder::Verdict::Safe ? 'S'
+                  : r.verdict == encoder::Verdict::SafeUpToBound ? 'B'
+                                                                 : '?';
+      char go = 0;
+      if (write(up[1], &code, 1) == 1 && read(down[0], &go, 1) == 1 && go == 'p') {
+        if (std::getenv("SIREN_PORTFOLIO_VERBOSE")) std::fprintf(stderr, "siren: portfolio: answer from %s\n", kBackends[i]);
+        const int rc = report(r);
+        std::fflush(stdout);
+        std::fflush(stderr);
+        _exit(rc);
+      }
+      _exit(0);
+    }
+    close(up[1]);
+    close(down[0]);
+    kids[i] = {pid, up[0], down[1], 0};
+  }
+  auto definite = [](char c) { return c == 'U' || c == 'S' || c == 'B'; };
+  int winner = -1;
+  while (winner < 0 && (kids[0].answer == 0 || kids[1].answer == 0)) {
+    pollfd fds[2];
+    int n = 0, which[2];
+    for (int i = 0; i < 2; ++i)
+      if (kids[i].answer == 0) {
+        fds[n] = {kids[i].up, POLLIN, 0};
+        which[n++] = i;
+      }
+    if (poll(fds, n, -1) < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    for (int j = 0; j < n; ++j) {
+      if (!(fds[j].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      Kid& k = kids[which[j]];
+      char c = 0;
+      k.answer = read(k.up, &c, 1) == 1 ? c : 'X';
+      if (definite(k.answer) && winner < 0) winner = which[j];
+    }
+  }
+  if (winner < 0) {  // nothing definite: internal error > unknown > died
+    for (char pref : {'E', '?'})
+      for (int i = 0; i < 2 && winner < 0; ++i)
+        if (kids[i].answer == pref) winner = i;
+  }
+  for (int i = 0; i < 2; ++i)
+    if (i != winner && kids[i].answer == 0) kill(kids[i].pid, SIGKILL);
+  for (int i = 0; i < 2; ++i) {
+    const char go = i == winner ? 'p' : 'q';
+    if (kids[i].answer != 0 && kids[i].answer != 'X') (void)!write(kids[i].down, &go, 1);
+    close(kids[i].down);
+    close(kids[i].up);
+  }
+  int code = -1;
+  for (int i = 0; i < 2; ++i) {
+    int status = 0;
+    while (waitpid(kids[i].pid, &status, 0) < 0 && errno == EINTR) {}
+    if (i == winner) code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+  if (code >= 0) return code;
+  encoder::CheckResult r;  // both children died, or the winner did while printing
+  r.verdict = encoder::Verdict::Unknown;
+  r.reason = "portfolio: the solver processes ended without an answer";
+  return report(r);
+}
+
 int run_check(const CheckArgs& a) {
   const auto start = std::chrono::steady_clock::now();
   encoder::CheckResult result;
@@ -183,6 +298,7 @@ int run_check(const CheckArgs& a) {
     if (a.timeout > 0)
       co.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                 std::chrono::duration<double>(a.timeout));
+    if (a.solver == "portfolio") return run_portfolio(tm, co, start, report);
     result = encoder::check(tm, co);
     result.stats.total_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   } catch (const std::bad_alloc&) {
@@ -227,7 +343,11 @@ void add_check_command(CLI::App& app, int& exit_code) {
                 "Instead of checking: count the complete schedules (up to the bound) the encoded scheduler "
                 "admits under the reduction, by enumeration (small programs without nondet only); --json adds "
                 "\"schedules\": N");
-  cmd->add_option("--solver", args->solver, "Solver: cadical (default)")->check(CLI::IsMember({"cadical"}));
+  cmd->add_option("--solver", args->solver,
+                  "Solver: cadical (default; bit-blasting), z3 (in-process SMT), boolector (the boolector "
+                  "program, one process per query), portfolio (cadical and z3 in two processes, first "
+                  "definite answer wins)")
+      ->check(CLI::IsMember({"cadical", "z3", "boolector", "portfolio"}));
   cmd->add_option("--timeout", args->timeout, "Give up after SEC seconds of wall-clock time: UNKNOWN (default: none)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--memory", args->memory,
