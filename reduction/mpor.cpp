@@ -74,7 +74,8 @@ struct Summary {  // one thread's step (current, as if selected; or latched last
 
 class Mpor final : public SchedulerConstraints {
  public:
-  explicit Mpor(const ir::ThreadModel& tm) : tm_(tm), n_(tm.threads.size()) {
+  explicit Mpor(const ir::ThreadModel& tm, ChainFilter filter = {})
+      : tm_(tm), n_(tm.threads.size()), filter_(std::move(filter)) {
     // The summary needs a few expressions that are not in the code (ValidPtr of an address,
     // the create counter as an expression); the expression manager is hash-consed and only
     // grows, so adding nodes does not change the model.
@@ -157,10 +158,13 @@ class Mpor final : public SchedulerConstraints {
     last_.resize(n_);
   }
 
-  std::string name() const override { return "mpor"; }
+  std::string name() const override { return filter_.name.empty() ? "mpor" : filter_.name; }
 
   std::vector<std::pair<std::string, std::uint64_t>> stats() const override {
-    return {{"mpor_dc_vars", dc_vars_}, {"mpor_dep_vars", dep_vars_}, {"mpor_constraints", constraints_}};
+    std::vector<std::pair<std::string, std::uint64_t>> s{
+        {"mpor_dc_vars", dc_vars_}, {"mpor_dep_vars", dep_vars_}, {"mpor_constraints", constraints_}};
+    for (const auto& kv : filter_.stats) s.push_back(kv);
+    return s;
   }
 
   std::vector<Term> add_frame(solvers::TermManager& T, const std::vector<FrameView>& frames) override {
@@ -172,6 +176,10 @@ class Mpor final : public SchedulerConstraints {
         for (int c = 0; c < 4; ++c)
           for (unsigned s = 0; s < slots_[l][c]; ++s) last_[l].dyn.push_back({c, nullptr, T.mk_false()});
       }
+      // lpc_l (the location of l's last step) before l has run: never read, since a chain
+      // through l needs DC_jl = 1, which needs l to have run.
+      if (!filter_.insensitive.empty())
+        for (std::size_t l = 0; l < n_; ++l) lpc_.push_back(T.mk_bv(f.pc[l]->sort.width, 0));
     }
     // Current summaries (as if thread i moves in this frame).
     std::vector<Summary> cur(n_);
@@ -231,6 +239,14 @@ class Mpor final : public SchedulerConstraints {
           continue;
         }
         dep[l][i] = conflict(T, last_[l], cur[i]);
+        // SIR: DEP_li ∧ SS_li, SS_li = ¬⋁_{(c,d) insensitive} (lpc_l = c ∧ pc_i = d).
+        if (!filter_.insensitive.empty() && !filter_.insensitive[l][i].empty() && dep[l][i] != T.mk_false()) {
+          std::vector<Term> ins;
+          for (const auto& [c, d] : filter_.insensitive[l][i])
+            ins.push_back(T.mk_and(T.mk_eq(lpc_[l], T.mk_bv(lpc_[l]->sort.width, c)),
+                                   T.mk_eq(f.pc[i], T.mk_bv(f.pc[i]->sort.width, d))));
+          dep[l][i] = T.mk_and(dep[l][i], T.mk_not(T.mk_or(ins)));
+        }
         ++dep_vars_;
       }
 
@@ -276,6 +292,10 @@ class Mpor final : public SchedulerConstraints {
       }
     }
     dc_ = std::move(next);
+
+    // Latch lpc_l (SIR only).
+    for (std::size_t l = 0; l < lpc_.size(); ++l)
+      lpc_[l] = T.mk_ite(f.selected(static_cast<ir::ThreadId>(l)), f.pc[l], lpc_[l]);
 
     // Latch the summary of the selected thread's step.
     for (std::size_t l = 0; l < n_; ++l) {
@@ -392,11 +412,17 @@ class Mpor final : public SchedulerConstraints {
   std::vector<std::vector<unsigned>> slots_;              // [thread][class]
   std::vector<std::vector<Bits>> dc_;                     // [p][q] after the previous frame
   std::vector<Summary> last_;                             // [thread] latched last step
+  ChainFilter filter_;                                    // SIR: pairs that extend no chain
+  std::vector<Term> lpc_;                                 // [thread] pc of its last step (SIR)
   std::uint64_t dc_vars_ = 0, dep_vars_ = 0, constraints_ = 0;
 };
 
 }  // namespace
 
 std::unique_ptr<SchedulerConstraints> make_mpor(const ir::ThreadModel& tm) { return std::make_unique<Mpor>(tm); }
+
+std::unique_ptr<SchedulerConstraints> make_mpor_filtered(const ir::ThreadModel& tm, ChainFilter filter) {
+  return std::make_unique<Mpor>(tm, std::move(filter));
+}
 
 }  // namespace siren::reduction

@@ -8,4 +8,15 @@ namespace siren::reduction {
 
 std::unique_ptr<SchedulerConstraints> make_mpor(const ir::ThreadModel& tm);
 
+/// MPOR whose chains are not extended through some location pairs (SIR, DESIGN.md §B4:
+/// DEP_li ∧ SS_li). `insensitive[l][i]` lists pairs (c, d): when the last step of thread l was
+/// at location c (latched lpc_l) and thread i now executes d, the step does not extend a
+/// dependency chain from l. Empty `insensitive`: plain MPOR.
+struct ChainFilter {
+  std::string name;  // reduction name ("sir")
+  std::vector<std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>>> insensitive;  // [l][i]
+  std::vector<std::pair<std::string, std::uint64_t>> stats;  // appended to stats()
+};
+std::unique_ptr<SchedulerConstraints> make_mpor_filtered(const ir::ThreadModel& tm, ChainFilter filter);
+
 }  // namespace siren::reduction

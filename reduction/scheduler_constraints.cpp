@@ -3,6 +3,7 @@
 #include "reduction/scheduler_constraints.hpp"
 
 #include "reduction/mpor.hpp"
+#include "reduction/sir.hpp"
 
 namespace siren::reduction {
 namespace {
@@ -50,10 +51,11 @@ std::unique_ptr<SchedulerConstraints> make_scheduler_constraints(const std::stri
                                                                  const ir::ThreadModel& tm) {
   if (name == "none") return std::make_unique<NoReduction>();
   if (name == "mpor") return make_mpor(tm);
+  if (name == "sir") return make_sir(tm);
   if (name == "test-broken") return std::make_unique<BrokenTestReduction>(tm.threads.size());
   return nullptr;
 }
 
-std::vector<std::string> scheduler_constraint_names() { return {"none", "mpor"}; }
+std::vector<std::string> scheduler_constraint_names() { return {"none", "mpor", "sir"}; }
 
 }  // namespace siren::reduction

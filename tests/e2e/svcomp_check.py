@@ -15,6 +15,7 @@ Usage: svcomp_check.py SIREN SHARED_DIR [--timeout SEC] [--jobs N] [--update]
 import argparse
 import concurrent.futures
 import csv
+import shlex
 import json
 import subprocess
 import sys
@@ -36,10 +37,10 @@ def tasks(shared):
                 yield row["category"], row["yml_file"], path, row["expected_verdict"] == "true"
 
 
-def run(siren, path, timeout):
+def run(siren, path, timeout, extra=()):
     start = time.monotonic()
     try:
-        p = subprocess.run([siren, "check", str(path), "--json", "--timeout", str(timeout)],
+        p = subprocess.run([siren, "check", str(path), "--json", "--timeout", str(timeout), *extra],
                            capture_output=True, text=True, timeout=timeout + 15)
     except subprocess.TimeoutExpired:
         return "HUNG", time.monotonic() - start, "killed after the time limit"
@@ -60,12 +61,16 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--update", action="store_true")
     ap.add_argument("--allow-drop", action="store_true")
+    ap.add_argument("--extra-args", default="",
+                    help="extra arguments for every siren check run, e.g. '--reduction sir'")
+    ap.add_argument("--results", help="write {task: verdict} as JSON to this file")
     args = ap.parse_args()
+    extra = shlex.split(args.extra_args)
 
     todo = list(tasks(args.shared))
     results = {}
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        futs = {pool.submit(run, args.siren, t[2], args.timeout): t for t in todo}
+        futs = {pool.submit(run, args.siren, t[2], args.timeout, extra): t for t in todo}
         for fut in concurrent.futures.as_completed(futs):
             results[futs[fut]] = fut.result()
 
@@ -90,6 +95,10 @@ def main():
         print(f"{cat + '/' + yml:58} {str(expected_true).lower():8} {verdict:17} {sec:6.1f}  "
               f"{mark:5} {reason[:70]}")
 
+    if args.results:
+        Path(args.results).write_text(json.dumps(
+            {f"{t[0]}/{t[1]}": results[t][0] for t in sorted(results, key=lambda t: (t[0], t[1]))},
+            indent=1) + "\n")
     expected = json.loads(EXPECTED.read_text()) if EXPECTED.exists() else {}
     drops = [f"{c}: {correct.get(c, 0)} < {n}" for c, n in expected.items() if correct.get(c, 0) < n]
     total = sum(correct.values())

@@ -1,0 +1,381 @@
+// SIR, schedule-insensitivity reduction (DESIGN.md §B4, §B5 steps 10–32, §B8), first version.
+//
+// SIR is MPOR (reduction/mpor.cpp) with DEP_li replaced by DEP_li ∧ SS_li when extending
+// dependency chains; the chain machinery is MPOR's (make_mpor_filtered), only the list of
+// insensitive location pairs (SS = false) is computed here:
+//   SS_li(k) = ¬⋁_{(c,d) insensitive} (lpc_l^k = c ∧ pc_i^k = d)
+// with lpc_l the latched location of thread l's last executed step (clarification 1).
+//
+// Conservative by construction (anything undecided is sensitive, which is MPOR behaviour):
+//   * the transaction graph (invariants/transaction_graph.hpp) must be complete;
+//   * the program must have no access through a non-constant address (pointers, arrays with
+//     computed indices): then every access is to a statically known cell, and the octagon
+//     invariants over cells and locals speak about everything a conditional reads;
+//   * c and d must be plain data steps (Assign, Store, Goto, Assert, Havoc) whose accesses
+//     are static cells (plus the reads of started/terminated/atomic every step does), that
+//     touch no cell a synchronization operation touches; every sync operation (lock, unlock,
+//     trylock, rwlock, condvars, create, join, exit, atomic begin/end, Assume, Abort,
+//     Malloc, Free) is always sensitive (§B4, §B8.4);
+//   * for every conditional (Goto with a condition, Assume, Assert — §B8.2) that may depend on
+//     shared data (reads a cell, or a local whose value may come from one), the set N of nodes
+//     where the conditional is scheduled and that are reachable from a node with l at c and i
+//     at d must be non-empty-or-decided: ∀n∈N inv_n ⇒ cond, or ∀n∈N inv_n ∧ cond = ⊥
+//     (clarification 3). A data-dependent conditional that is not a node location (inside a
+//     transaction) makes every pair sensitive, as does a condition that is not octagonal.
+//     We do not restrict to conditionals with a def-use chain from c or d (a superset is
+//     checked: more conservative).
+#include "reduction/sir.hpp"
+
+#include "invariants/transaction_graph.hpp"
+#include "ir/access.hpp"
+#include "reduction/mpor.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <map>
+#include <optional>
+#include <set>
+
+namespace siren::reduction {
+namespace {
+
+using ir::ExprRef;
+using ir::InstrKind;
+using ir::Op;
+using invariants::OctConstraint;
+using invariants::TransactionGraph;
+
+bool is_sync(InstrKind k) {
+  switch (k) {
+    case InstrKind::Assign: case InstrKind::Store: case InstrKind::Goto: case InstrKind::Assert:
+    case InstrKind::Havoc: case InstrKind::Skip:
+      return false;
+    default: return true;
+  }
+}
+
+bool is_conditional(const ir::Instr& in) {
+  if (in.kind == InstrKind::Assume || in.kind == InstrKind::Assert) return true;
+  return in.kind == InstrKind::Goto && in.a && !in.a->is_const();
+}
+
+std::int64_t signed_value(ir::Type t, std::uint64_t bits) {
+  if (t.is_bool()) return bits != 0;
+  const unsigned w = t.width;
+  if (w >= 64) return static_cast<std::int64_t>(bits);
+  bits &= (std::uint64_t{1} << w) - 1;
+  if (t.is_signed && (bits >> (w - 1)) & 1) return static_cast<std::int64_t>(bits | ~((std::uint64_t{1} << w) - 1));
+  return static_cast<std::int64_t>(bits);
+}
+
+class Analysis {
+ public:
+  Analysis(const ir::ThreadModel& tm, const TransactionGraph& g) : tm_(tm), g_(g), n_(tm.threads.size()) {
+    for (std::size_t v = 0; v < g.vars.size(); ++v) {
+      const auto& tv = g.vars[v];
+      if (tv.kind == invariants::TgVar::Cell) cell_var_[{tv.obj, tv.cell}] = static_cast<int>(v);
+      else local_var_[{tv.thread, tv.local}] = static_cast<int>(v);
+    }
+  }
+
+  /// Why the analysis gave up globally ("" if it did not).
+  std::string precheck() {
+    if (!g_.complete) return "transaction graph incomplete: " + g_.incomplete_reason;
+    for (ir::ThreadId t = 0; t < n_; ++t)
+      for (std::uint32_t pc = 0; pc < tm_.threads[t].code.size(); ++pc) {
+        for (const ir::Access& a : ir::accesses(tm_, t, pc)) {
+          const std::string at = tm_.threads[t].name + ":" + std::to_string(pc) + " (" + ir::instr_kind_name(tm_.threads[t].code[pc].kind) + ", " + ir::loc_kind_name(a.kind) + ", addr op " + std::to_string(a.addr ? static_cast<int>(a.addr->op) : -1) + ")";
+          if (a.kind == ir::LocKind::Cell && !a.static_cell() && !(a.addr && a.addr->is_const())) return "access through a pointer at " + at;
+          if (a.kind == ir::LocKind::Alloc && a.addr && a.addr->op != Op::ObjAddr && !a.addr->is_const())
+            return "access through a pointer at " + at;
+        }
+        const ir::Instr& in = tm_.threads[t].code[pc];
+        if (is_sync(in.kind))
+          for (const ir::Access& a : ir::memory_accesses(tm_, t, pc))
+            if (a.static_cell()) sync_cells_.insert(key(a));
+      }
+    return "";
+  }
+
+  /// Taint: locals whose value may come from shared data (or anything we do not track).
+  void compute_taint() {
+    taint_.resize(n_);
+    for (ir::ThreadId t = 0; t < n_; ++t) {
+      const auto& th = tm_.threads[t];
+      taint_[t].assign(th.locals.size(), false);
+      if (th.param != ir::kNoLocal && th.param < th.locals.size()) taint_[t][th.param] = true;
+      bool changed = true;
+      while (changed) {
+        changed = false;
+        for (const ir::Instr& in : th.code) {
+          if (in.lhs == ir::kNoLocal || in.lhs >= th.locals.size() || taint_[t][in.lhs]) continue;
+          bool dirty = true;
+          if (in.kind == InstrKind::Havoc) dirty = false;
+          else if (in.kind == InstrKind::Assign) dirty = depends(t, in.a);
+          if (dirty) taint_[t][in.lhs] = changed = true;
+        }
+      }
+    }
+  }
+
+  /// Whether expression e of thread t may depend on shared data.
+  bool depends(ir::ThreadId t, ExprRef e) const {
+    if (!e) return false;
+    bool d = false;
+    ir::visit_post_order(e, [&](ExprRef x) {
+      if (x->op == Op::Load) d = true;
+      if (x->op == Op::Local && (x->value >= taint_[t].size() || taint_[t][x->value])) d = true;
+    });
+    return d;
+  }
+
+  /// Fills pairs; returns the number of insensitive pairs.
+  std::uint64_t run(ChainFilter& f) {
+    // node index by (thread, loc) for fast lookup
+    succ_.assign(g_.nodes.size(), {});
+    for (const auto& e : g_.edges)
+      if (!e.sliced && e.dst != invariants::TgEdge::kNoNode) succ_[e.src].push_back(e.dst);
+    // conditionals that may depend on shared data
+    std::vector<std::pair<ir::ThreadId, std::uint32_t>> conds;
+    for (ir::ThreadId t = 0; t < n_; ++t)
+      for (std::uint32_t pc = 0; pc < tm_.threads[t].code.size(); ++pc) {
+        const ir::Instr& in = tm_.threads[t].code[pc];
+        if (!is_conditional(in) || !depends(t, in.a)) continue;
+        if (t >= g_.switch_points.size() || pc >= g_.switch_points[t].size() || !g_.switch_points[t][pc]) {
+          ++undecided_;
+          if (std::getenv("SIREN_SIR_DEBUG"))
+            std::fprintf(stderr, "sir: gave up: conditional %s:%u is not a node location\n",
+                         tm_.threads[t].name.c_str(), pc);
+          return 0;  // a data-dependent conditional inside a transaction: no node to decide it at
+        }
+        conds.push_back({t, pc});
+        ++relevant_conds_;
+      }
+    std::set<std::pair<ir::ObjectId, std::uint32_t>> shared;
+    for (auto& row : f.insensitive) row.clear();
+    f.insensitive.assign(n_, std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>>(n_));
+    std::uint64_t count = 0;
+    for (ir::ThreadId l = 0; l < n_; ++l)
+      for (ir::ThreadId i = 0; i < n_; ++i) {
+        if (l == i) continue;
+        for (std::uint32_t c = 0; c < tm_.threads[l].code.size(); ++c) {
+          auto ac = data_accesses(l, c);
+          if (!ac) continue;
+          for (std::uint32_t d = 0; d < tm_.threads[i].code.size(); ++d) {
+            auto ad = data_accesses(i, d);
+            if (!ad || !dependent(*ac, *ad)) continue;
+            for (const auto& a : *ac) shared.insert(a.first);
+            if (insensitive(l, c, i, d, conds)) {
+              f.insensitive[l][i].push_back({c, d});
+              ++count;
+            }
+          }
+        }
+      }
+    shared_vars_ = shared.size();
+    return count;
+  }
+
+  std::uint64_t relevant_conds_ = 0, undecided_ = 0, shared_vars_ = 0;
+
+ private:
+  using CellKey = std::pair<ir::ObjectId, std::uint32_t>;
+  static CellKey key(const ir::Access& a) {
+    return {a.addr->obj, static_cast<std::uint32_t>(a.addr->offset())};
+  }
+
+  // The static cell accesses of a data step (cell, write); nullopt: not a plain data step.
+  std::optional<std::vector<std::pair<CellKey, bool>>> data_accesses(ir::ThreadId t, std::uint32_t pc) const {
+    const ir::Instr& in = tm_.threads[t].code[pc];
+    if (is_sync(in.kind)) return std::nullopt;
+    std::vector<std::pair<CellKey, bool>> out;
+    for (const ir::Access& a : ir::accesses(tm_, t, pc)) {
+      if (a.kind == ir::LocKind::Cell) {
+        if (!a.static_cell()) return std::nullopt;
+        if (sync_cells_.count(key(a))) return std::nullopt;
+        out.push_back({key(a), a.write});
+      } else if (a.write || !(a.kind == ir::LocKind::Started || a.kind == ir::LocKind::Terminated ||
+                               a.kind == ir::LocKind::Atomic || a.kind == ir::LocKind::Alloc)) {
+        return std::nullopt;
+      }
+    }
+    return out;
+  }
+
+  static bool dependent(const std::vector<std::pair<CellKey, bool>>& a, const std::vector<std::pair<CellKey, bool>>& b) {
+    for (const auto& [ka, wa] : a)
+      for (const auto& [kb, wb] : b)
+        if (ka == kb && (wa || wb)) return true;
+    return false;
+  }
+
+  bool insensitive(ir::ThreadId l, std::uint32_t c, ir::ThreadId i, std::uint32_t d,
+                   const std::vector<std::pair<ir::ThreadId, std::uint32_t>>& conds) {
+    // start nodes: l at c, i at d
+    std::vector<bool> seen(g_.nodes.size(), false);
+    std::deque<std::size_t> work;
+    for (std::size_t n = 0; n < g_.nodes.size(); ++n) {
+      const auto& locs = g_.nodes[n].locs;
+      if (l < locs.size() && i < locs.size() && locs[l] == static_cast<std::int32_t>(c) &&
+          locs[i] == static_cast<std::int32_t>(d) && !g_.nodes[n].inv.is_bottom()) {
+        seen[n] = true;
+        work.push_back(n);
+      }
+    }
+    if (work.empty()) return false;  // missing node: sensitive
+    while (!work.empty()) {
+      const std::size_t n = work.front();
+      work.pop_front();
+      for (std::size_t m : succ_[n])
+        if (!seen[m]) seen[m] = true, work.push_back(m);
+    }
+    for (const auto& [t, r] : conds) {
+      bool all_true = true, all_false = true;
+      for (std::size_t n = 0; n < g_.nodes.size() && (all_true || all_false); ++n) {
+        if (!seen[n] || t >= g_.nodes[n].locs.size() || g_.nodes[n].locs[t] != static_cast<std::int32_t>(r)) continue;
+        if (g_.nodes[n].terminated) continue;  // nothing is scheduled after termination
+        const int v = decide(n, t, tm_.threads[t].code[r].a);
+        if (v == 2) continue;  // unreachable node
+        if (v != 1) all_true = false;
+        if (v != 0) all_false = false;
+      }
+      if (!all_true && !all_false) return false;
+    }
+    return true;
+  }
+
+  struct Operand {
+    int var = -1;  // -1: constant
+    std::int64_t c = 0;
+  };
+  std::optional<Operand> operand(ir::ThreadId t, ExprRef e) const {
+    if (!e->type.is_int() && !e->type.is_bool()) return std::nullopt;
+    switch (e->op) {
+      case Op::Const: return Operand{-1, signed_value(e->type, e->value)};
+      case Op::Local: {
+        auto it = local_var_.find({t, static_cast<ir::LocalId>(e->value)});
+        if (it == local_var_.end() || !(g_.vars[it->second].type == e->type)) return std::nullopt;
+        return Operand{it->second, 0};
+      }
+      case Op::Load: {
+        const ExprRef p = e->kids[0];
+        if (p->op != Op::ObjAddr || p->offset() < 0) return std::nullopt;
+        auto it = cell_var_.find({p->obj, static_cast<std::uint32_t>(p->offset())});
+        if (it == cell_var_.end() || !(g_.vars[it->second].type == e->type)) return std::nullopt;
+        return Operand{it->second, 0};
+      }
+      default: return std::nullopt;
+    }
+  }
+
+  // a ≤ b + k at node n: 1 implied, 0 contradicted, -1 unknown, 2 node unreachable.
+  int decide_le(std::size_t n, const Operand& a, const Operand& b, std::int64_t k) const {
+    const auto& inv = g_.nodes[n].inv;
+    const std::int64_t c = b.c - a.c + k;
+    if (a.var < 0 && b.var < 0) return 0 <= c ? 1 : 0;
+    if (a.var >= 0 && b.var >= 0 && a.var == b.var) return 0 <= c ? 1 : 0;
+    const int pa = a.var >= 0 ? g_.vars[a.var].pack : -1, pb = b.var >= 0 ? g_.vars[b.var].pack : -1;
+    if (pa >= 0 && pb >= 0 && pa != pb) return -1;
+    const int p = pa >= 0 ? pa : pb;
+    if (p < 0 || static_cast<std::size_t>(p) >= inv.packs.size()) return -1;
+    const invariants::Octagon& o = inv.packs[p];
+    if (o.is_bottom()) return 2;
+    OctConstraint k2;
+    if (a.var >= 0 && b.var >= 0) k2 = {g_.vars[a.var].index, 1, g_.vars[b.var].index, -1, c};
+    else if (a.var >= 0) k2 = {g_.vars[a.var].index, 1, 0, 0, c};
+    else k2 = {g_.vars[b.var].index, -1, 0, 0, c};
+    if (o.implies(k2)) return 1;
+    if (o.contradicts(k2)) return 0;
+    return -1;
+  }
+
+  static int neg(int v) { return v == 1 ? 0 : v == 0 ? 1 : v; }
+
+  int decide(std::size_t n, ir::ThreadId t, ExprRef e) const {
+    if (!e) return -1;
+    switch (e->op) {
+      case Op::Const: return e->value != 0 ? 1 : 0;
+      case Op::LNot: return neg(decide(n, t, e->kids[0]));
+      case Op::LAnd: case Op::LOr: {
+        const int a = decide(n, t, e->kids[0]), b = decide(n, t, e->kids[1]);
+        if (a == 2 || b == 2) return 2;
+        if (e->op == Op::LAnd) return a == 1 && b == 1 ? 1 : (a == 0 || b == 0) ? 0 : -1;
+        return a == 1 || b == 1 ? 1 : (a == 0 && b == 0) ? 0 : -1;
+      }
+      case Op::IntToBool: {
+        auto x = operand(t, e->kids[0]);
+        if (!x) return -1;
+        return neg(decide_eq(n, *x, Operand{-1, 0}));
+      }
+      case Op::Eq: case Op::Ne: case Op::Slt: case Op::Sle: case Op::Ult: case Op::Ule: {
+        const ExprRef a = e->kids[0], b = e->kids[1];
+        if (!(a->type == b->type)) return -1;
+        const bool is_unsigned = a->type.is_int() && !a->type.is_signed;
+        if ((e->op == Op::Slt || e->op == Op::Sle) && is_unsigned) return -1;
+        if ((e->op == Op::Ult || e->op == Op::Ule) && !is_unsigned) return -1;
+        auto x = operand(t, a), y = operand(t, b);
+        if (!x || !y) return -1;
+        switch (e->op) {
+          case Op::Eq: return decide_eq(n, *x, *y);
+          case Op::Ne: return neg(decide_eq(n, *x, *y));
+          case Op::Slt: case Op::Ult: return decide_le(n, *x, *y, -1);
+          default: return decide_le(n, *x, *y, 0);
+        }
+      }
+      default: return -1;
+    }
+  }
+
+  int decide_eq(std::size_t n, const Operand& a, const Operand& b) const {
+    const int p = decide_le(n, a, b, 0), q = decide_le(n, b, a, 0);
+    if (p == 2 || q == 2) return 2;
+    if (p == 1 && q == 1) return 1;
+    if (p == 0 || q == 0) return 0;
+    return -1;
+  }
+
+  const ir::ThreadModel& tm_;
+  const TransactionGraph& g_;
+  std::size_t n_;
+  std::map<std::pair<ir::ObjectId, std::uint32_t>, int> cell_var_;
+  std::map<std::pair<ir::ThreadId, ir::LocalId>, int> local_var_;
+  std::set<CellKey> sync_cells_;
+  std::vector<std::vector<bool>> taint_;
+  std::vector<std::vector<std::size_t>> succ_;
+};
+
+}  // namespace
+
+std::unique_ptr<SchedulerConstraints> make_sir(const ir::ThreadModel& tm) {
+  const auto start = std::chrono::steady_clock::now();
+  ChainFilter f;
+  f.name = "sir";
+  std::uint64_t pairs = 0, relevant = 0, shared = 0, gave_up = 0;
+  invariants::TgOptions o;
+  o.time_limit_seconds = 7;
+  const TransactionGraph g = invariants::build_transaction_graph(tm, o);
+  Analysis a(tm, g);
+  const std::string why = a.precheck();
+  if (std::getenv("SIREN_SIR_DEBUG") && !why.empty()) std::fprintf(stderr, "sir: gave up: %s\n", why.c_str());
+  if (why.empty()) {
+    a.compute_taint();
+    pairs = a.run(f);
+    relevant = a.relevant_conds_;
+    shared = a.shared_vars_;
+    gave_up = a.undecided_;
+  } else {
+    gave_up = 1;
+  }
+  if (pairs == 0) f.insensitive.clear();
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+  f.stats = {{"sir_insensitive_pairs", pairs},
+             {"sir_relevant_conditionals", relevant},
+             {"sir_relevant_shared_vars", shared},
+             {"sir_gave_up", gave_up},
+             {"sir_analysis_ms", static_cast<std::uint64_t>(ms.count())}};
+  return make_mpor_filtered(tm, std::move(f));
+}
+
+}  // namespace siren::reduction
