@@ -53,7 +53,7 @@ class SchedulerConstraints {
   virtual std::vector<std::pair<std::string, std::uint64_t>> stats() const { return {}; }
 };
 
-/// "none" (no reduction), "mpor" (reduction/mpor.hpp). Later: "sir". Returns nullptr for an unknown name.
+/// "none" (no reduction), "mpor" (reduction/mpor.hpp), "sir" (reduction/sir.hpp). Returns nullptr for an unknown name.
 std::unique_ptr<SchedulerConstraints> make_scheduler_constraints(const std::string& name,
                                                                  const ir::ThreadModel& tm);
 

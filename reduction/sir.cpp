@@ -19,9 +19,12 @@
 //   * for every conditional (Goto with a condition, Assume, Assert — §B8.2) that may depend on
 //     shared data (reads a cell, or a local whose value may come from one), the set N of nodes
 //     where the conditional is scheduled and that are reachable from a node with l at c and i
-//     at d must be non-empty-or-decided: ∀n∈N inv_n ⇒ cond, or ∀n∈N inv_n ∧ cond = ⊥
-//     (clarification 3). A data-dependent conditional that is not a node location (inside a
-//     transaction) makes every pair sensitive, as does a condition that is not octagonal.
+//     at d must be decided uniformly: ∀n∈N inv_n ⇒ cond, or ∀n∈N inv_n ∧ cond = ⊥
+//     (clarification 3; N = ∅: the conditional cannot run after (c, d)). No node with l at c
+//     and i at d: sensitive. A data-dependent conditional that is not a node location (inside
+//     a transaction) makes every pair sensitive, as does a condition that is not octagonal
+//     (only comparisons of a cell / local / constant with another, ¬, ∧, ∨ are decided).
+//   Set SIREN_SIR_DEBUG=1 to see why the analysis gave up on a program.
 //     We do not restrict to conditionals with a def-use chain from c or d (a superset is
 //     checked: more conservative).
 #include "reduction/sir.hpp"
