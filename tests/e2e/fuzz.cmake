@@ -1,14 +1,21 @@
 # The ground-truth oracle loop (tools/fuzz/README.md).
 if(TARGET siren-fuzz)
-  # 300 seeded random programs: explorer vs. siren check under every reduction and solver,
+  # 300 seeded random programs: explorer vs. siren check under every reduction with CaDiCaL,
   # in three parts for ctest -j. Each part also requires >= 25% UNSAFE and >= 25% SAFE.
   foreach(_first 1 101 201)
     math(EXPR _last "${_first} + 99")
     add_test(NAME "fuzz: differential seeds ${_first}-${_last}"
-             COMMAND $<TARGET_FILE:siren-fuzz> --programs 100 --seed ${_first} --require-mix 25)
+             COMMAND $<TARGET_FILE:siren-fuzz> --programs 100 --seed ${_first} --require-mix 25
+                     --solvers cadical)
     set_tests_properties("fuzz: differential seeds ${_first}-${_last}" PROPERTIES
-      TIMEOUT 170 PASS_REGULAR_EXPRESSION "programs 100, disagreements 0")
+      TIMEOUT 300 PASS_REGULAR_EXPRESSION "programs 100, disagreements 0")
   endforeach()
+  # Every other solver backend (z3, boolector) under every reduction, on fewer programs.
+  add_test(NAME "fuzz: differential, SMT backends, seeds 1001-1010"
+           COMMAND $<TARGET_FILE:siren-fuzz> --programs 10 --seed 1001 --solvers z3,boolector
+                   --check-timeout 10)
+  set_tests_properties("fuzz: differential, SMT backends, seeds 1001-1010" PROPERTIES
+    TIMEOUT 300 PASS_REGULAR_EXPRESSION "programs 10, disagreements 0")
   # The oracle can fail: a deliberately unsound reduction (reduction/scheduler_constraints.cpp,
   # "test-broken") must be caught, and the disagreement shrunk.
   add_test(NAME "fuzz: a broken reduction is caught"

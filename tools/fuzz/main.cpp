@@ -46,6 +46,9 @@ int main(int argc, char** argv) {
   app.add_option("--test-reduction", test_reductions,
                  "Also check under this reduction, even if it is not listed (e.g. test-broken, the "
                  "deliberately unsound one ctest uses to prove the driver catches bugs)");
+  std::string solvers_filter;
+  app.add_option("--solvers", solvers_filter,
+                 "Comma-separated solvers to use (default: every available one)");
   app.add_option("--check-timeout", o.check_timeout, "Seconds per siren check run (default 30)");
   app.add_option("--print", print_seed, "Print the program of this seed and exit");
   app.add_flag("--verbose,-v", verbose, "One line per program");
@@ -65,6 +68,14 @@ int main(int argc, char** argv) {
   o.tmp_dir = (fs::temp_directory_path() / fmt::format("siren-fuzz-{}", ::getpid())).string();
   fs::create_directories(o.tmp_dir);
   o.configs = available_configs();
+  if (!solvers_filter.empty()) {
+    const std::string list = "," + solvers_filter + ",";
+    std::erase_if(o.configs, [&](const Config& c) { return list.find("," + c.solver + ",") == std::string::npos; });
+    if (o.configs.empty()) {
+      std::fprintf(stderr, "siren-fuzz: no available configuration uses --solvers %s\n", solvers_filter.c_str());
+      return 2;
+    }
+  }
   for (const std::string& r : test_reductions) o.configs.push_back({r, "cadical"});
   std::string cfgs;
   for (const Config& c : o.configs) cfgs += (cfgs.empty() ? "" : ", ") + c.str();
