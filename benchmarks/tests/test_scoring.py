@@ -187,6 +187,8 @@ class RunnerEndToEnd(unittest.TestCase):
         cmd = [sys.executable, os.path.join(BENCH, "run"), "--siren", FAKE, "--tasks",
                FAKE_TASKS, "--timeout", "1", "--slack", "0.5", "--jobs", "4",
                "--config", "plain=", "--config", "bounded=--bound 3 --reduction none",
+               # no-data-race has a command (race) by default; switch it off to test skipping
+               "--command", "no-data-race=",
                "--out", cls.out, "--results-md", cls.md, "--plots"]
         start = time.monotonic()
         cls.proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
