@@ -4,6 +4,7 @@
 // a lost behaviour; never more: a redundant one). Pinned counts for small programs, then random
 // programs from the fuzzer's generator (tools/fuzz/generator.hpp).
 #include "encoder/bmc.hpp"
+#include "tests/unit/encoder/count_helpers.hpp"
 #include "frontend/frontend.hpp"
 #include "ir/explorer.hpp"
 #include "ir/thread_model.hpp"
@@ -27,33 +28,9 @@ using namespace siren;
 
 namespace {
 
-std::optional<ir::ThreadModel> model_of_file(const std::string& path) {
-  frontend::FrontendResult fr = frontend::translate_file(path);
-  if (fr.status != frontend::FrontendStatus::Ok || !fr.program) return std::nullopt;
-  if (!ir::validate(*fr.program).empty()) return std::nullopt;
-  return ir::build_thread_model(*fr.program, {});
-}
-
-std::optional<ir::ThreadModel> model_of_text(const std::string& text) {
-  const std::string path = (std::filesystem::temp_directory_path() /
-                            ("siren-mpor-" + std::to_string(getpid()) + ".c")).string();
-  {
-    std::ofstream out(path);
-    out << text;
-  }
-  auto tm = model_of_file(path);
-  std::filesystem::remove(path);
-  return tm;
-}
-
-std::optional<std::uint64_t> count(const ir::ThreadModel& tm, const std::string& reduction, unsigned bound) {
-  encoder::CheckOptions o;
-  o.bound = bound;
-  o.reduction = reduction;
-  o.count_schedules = true;
-  o.max_schedules = 200000;
-  return encoder::check(tm, o).schedules;
-}
+using test::count_schedules;
+using test::model_of_file;
+std::optional<ir::ThreadModel> model_of_text(const std::string& text) { return test::model_of_text(text, "mpor"); }
 
 struct Counts {
   std::uint64_t schedules = 0, classes = 0, none = 0, mpor = 0;
@@ -68,8 +45,8 @@ Counts all_counts(const ir::ThreadModel& tm, unsigned bound) {
   Counts c;
   c.schedules = *ex.schedules;
   c.classes = *ex.mazurkiewicz_classes;
-  auto n = count(tm, "none", bound);
-  auto m = count(tm, "mpor", bound);
+  auto n = count_schedules(tm, "none", bound);
+  auto m = count_schedules(tm, "mpor", bound);
   REQUIRE(n);
   REQUIRE(m);
   c.none = *n;
@@ -166,8 +143,8 @@ void random_programs(std::uint64_t first) {
       continue;
     }
     CAPTURE(seed);
-    auto n = count(*tm, "none", bound);
-    auto m = count(*tm, "mpor", bound);
+    auto n = count_schedules(*tm, "none", bound);
+    auto m = count_schedules(*tm, "mpor", bound);
     REQUIRE(n);
     REQUIRE(m);
     ++counted;

@@ -4,6 +4,7 @@
 // fuzzer's generator (the generator itself is compiled into this executable by
 // mpor_counts_test.cpp).
 #include "encoder/bmc.hpp"
+#include "tests/unit/encoder/count_helpers.hpp"
 #include "frontend/frontend.hpp"
 #include "ir/explorer.hpp"
 #include "ir/thread_model.hpp"
@@ -26,33 +27,9 @@ using namespace siren;
 
 namespace {
 
-std::optional<ir::ThreadModel> sir_model_of_file(const std::string& path) {
-  frontend::FrontendResult fr = frontend::translate_file(path);
-  if (fr.status != frontend::FrontendStatus::Ok || !fr.program) return std::nullopt;
-  if (!ir::validate(*fr.program).empty()) return std::nullopt;
-  return ir::build_thread_model(*fr.program, {});
-}
-
-std::optional<ir::ThreadModel> sir_model_of_text(const std::string& text) {
-  const std::string path = (std::filesystem::temp_directory_path() /
-                            ("siren-sir-" + std::to_string(getpid()) + ".c")).string();
-  {
-    std::ofstream out(path);
-    out << text;
-  }
-  auto tm = sir_model_of_file(path);
-  std::filesystem::remove(path);
-  return tm;
-}
-
-std::optional<std::uint64_t> sir_count(const ir::ThreadModel& tm, const std::string& reduction, unsigned bound) {
-  encoder::CheckOptions o;
-  o.bound = bound;
-  o.reduction = reduction;
-  o.count_schedules = true;
-  o.max_schedules = 200000;
-  return encoder::check(tm, o).schedules;
-}
+using test::count_schedules;
+using test::model_of_file;
+std::optional<ir::ThreadModel> sir_model_of_text(const std::string& text) { return test::model_of_text(text, "sir"); }
 
 std::uint64_t insensitive_pairs(const ir::ThreadModel& tm) {
   auto r = reduction::make_scheduler_constraints("sir", tm);
@@ -119,13 +96,13 @@ TEST_CASE("sir: pinned counts") {
   };
   for (const Case& c : cases) {
     CAPTURE(c.name);
-    auto tm = c.text[0] == '@' ? sir_model_of_file(c.text.substr(1)) : sir_model_of_text(c.text);
+    auto tm = c.text[0] == '@' ? model_of_file(c.text.substr(1)) : sir_model_of_text(c.text);
     REQUIRE(tm);
     ir::ExploreOptions eo;
     eo.bound = 60;
     const ir::ExploreResult ex = ir::explore(*tm, eo);
     REQUIRE(ex.schedules);
-    auto n = sir_count(*tm, "none", 60), m = sir_count(*tm, "mpor", 60), s = sir_count(*tm, "sir", 60);
+    auto n = count_schedules(*tm, "none", 60), m = count_schedules(*tm, "mpor", 60), s = count_schedules(*tm, "sir", 60);
     REQUIRE(n);
     REQUIRE(m);
     REQUIRE(s);
@@ -177,7 +154,7 @@ void sir_random(std::uint64_t first, unsigned want) {
     ++checked;
     if (insensitive_pairs(*tm)) ++with_pairs;
     if (!p.nondet && ex.schedules && *ex.schedules <= 3000) {
-      auto m = sir_count(*tm, "mpor", bound), s = sir_count(*tm, "sir", bound);
+      auto m = count_schedules(*tm, "mpor", bound), s = count_schedules(*tm, "sir", bound);
       REQUIRE(m);
       REQUIRE(s);
       CHECK(*s <= *m);
