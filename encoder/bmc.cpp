@@ -17,6 +17,7 @@
 #include "encoder/bmc.hpp"
 
 #include "encoder/engine.hpp"
+#include "ir/search.hpp"
 #include "solvers/factory.hpp"
 
 #include <sys/resource.h>
@@ -293,11 +294,56 @@ void count_schedules(const ir::ThreadModel& tm, const CheckOptions& options, sol
 
 }  // namespace
 
+bool check_explicit(const ir::ThreadModel& tm, const CheckOptions& options, CheckResult& res) {
+  using clock = std::chrono::steady_clock;
+  const auto start = clock::now();
+  const bool only = options.engine == "explicit";
+  ir::SearchOptions so;
+  so.max_memory_mb = options.explicit_memory_mb;
+  auto share = [&](double f) {
+    return start + std::chrono::duration_cast<clock::duration>((*options.deadline - start) * f);
+  };
+  if (options.deadline) {
+    so.deadline = only ? *options.deadline : share(options.explicit_share);
+    if (!only) so.restricted_deadline = share(options.explicit_share_restricted);
+  }
+  const ir::SearchResult sr = ir::search(tm, so);
+  res.stats.states = sr.states;
+  res.stats.explicit_seconds = std::chrono::duration<double>(clock::now() - start).count();
+  res.engine = "explicit";
+  switch (sr.verdict) {
+    case ir::SearchVerdict::Unsafe:
+      replay_trace(tm, sr.error_initial_nondet, sr.error_trace, res);
+      return true;
+    case ir::SearchVerdict::Safe:
+      res.verdict = Verdict::Safe;
+      res.bound = 0;
+      return true;
+    case ir::SearchVerdict::Unknown:
+      break;
+  }
+  res.verdict = Verdict::Unknown;
+  res.reason = sr.reason;
+  // Every reachable state was visited with exact nondet values and a MemSafety / Limit error
+  // is reachable: BMC cannot do better.
+  if (sr.exhausted && sr.other_error && !sr.nondet_restricted) return true;
+  if (only) return true;
+  res.engine = "bmc";
+  res.reason.clear();
+  return false;
+}
+
+const std::vector<std::string>& engine_names() {
+  static const std::vector<std::string> names{"auto", "bmc", "explicit"};
+  return names;
+}
+
 CheckResult check(const ir::ThreadModel& tm, const CheckOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   CheckResult res;
   try {
-    run(tm, options, res);
+    const bool done = options.engine != "bmc" && !options.count_schedules && check_explicit(tm, options, res);
+    if (!done) run(tm, options, res);
   } catch (const std::bad_alloc&) {
     res.verdict = Verdict::Unknown;
     res.trace.clear();

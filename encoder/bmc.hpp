@@ -22,7 +22,24 @@ enum class Verdict { Unsafe, Safe, SafeUpToBound, Unknown };
 /// "UNSAFE", "SAFE", "SAFE_UP_TO_BOUND", "UNKNOWN" (the --json spelling).
 const char* verdict_name(Verdict v);
 
+/// How `check` searches (`--engine`):
+///  bmc       interleaved BMC only (DESIGN.md §B2);
+///  explicit  the explicit-state search of ir/search.hpp only (SAFE when every reachable state was
+///            visited, UNSAFE with a replayed trace, else UNKNOWN);
+///  auto      explicit-state search first, for at most `explicit_share` of the time limit (or
+///            `explicit_share_restricted` once a nondet value comes from a restricted domain, so
+///            that the search can only find errors, not prove SAFE) and
+///            `explicit_memory_mb` of state storage, then BMC with the time that is left. The
+///            explicit search answers programs whose reachable state space is small (including
+///            SAFE for programs with infinite executions, which BMC can never prove); BMC answers
+///            programs with wide nondet inputs and deep state spaces.
+/// The library default is bmc (race, triage and the tests rely on BMC's bounded semantics);
+/// `siren check` defaults to auto.
 struct CheckOptions {
+  std::string engine = "bmc";
+  double explicit_share = 0.8;
+  double explicit_share_restricted = 0.3;
+  std::size_t explicit_memory_mb = 4096;
   unsigned bound = 200;             // K: executions of at most K steps are explored
   std::string reduction = "none";   // reduction/scheduler_constraints.hpp names
   std::string solver = "cadical";
@@ -56,6 +73,8 @@ struct CheckStats {
   std::uint64_t vars = 0;
   std::uint64_t clauses = 0;
   std::uint64_t solve_calls = 0;
+  std::uint64_t states = 0;         // explicit-state search: distinct states stored
+  double explicit_seconds = 0;      // time spent in the explicit-state search
   double solve_seconds = 0;
   double total_seconds = 0;
   double peak_rss_mb = 0;
@@ -71,11 +90,22 @@ struct CheckResult {
   std::string reason;               // UNKNOWN (and internal errors): why
   bool internal_error = false;      // a bug in siren (e.g. a trace that did not replay)
   std::vector<TraceRow> trace;      // UNSAFE only
+  /// Which engine gave the verdict: "bmc" or "explicit" (SAFE from it: every reachable state
+  /// was visited; `bound` is then 0).
+  std::string engine = "bmc";
   CheckStats stats;
   /// CheckOptions::count_schedules: the number of complete schedules (unset: not counted,
   /// `reason` says why).
   std::optional<std::uint64_t> schedules;
 };
+
+/// The engine names `CheckOptions::engine` accepts.
+const std::vector<std::string>& engine_names();
+
+/// The explicit-state part of --engine explicit / auto (ir/search.hpp) on its own: fills `res`
+/// and returns true when that is the final answer (UNSAFE with a replayed trace, SAFE, or an
+/// answer BMC cannot improve on); false when BMC should run next (auto).
+bool check_explicit(const ir::ThreadModel& tm, const CheckOptions& options, CheckResult& res);
 
 /// Runs the checker. Catches std::bad_alloc (UNKNOWN "memory limit").
 CheckResult check(const ir::ThreadModel& tm, const CheckOptions& options);

@@ -136,6 +136,12 @@ class Engine {
   unsigned cache_k_ = ~0u;
 };
 
-unsigned bits_for(std::uint64_t max_value);  // bits to represent 0..max_value (at least 1)
+unsigned bits_for(std::uint64_t max_value);
+
+/// Replays `schedule` (error step last) from the initial state with `initial` nondet cell
+/// values through ir::replay and fills `result` with the trace rows and UNSAFE, or with an
+/// internal error when the replay does not end in a Property violation at the last step.
+void replay_trace(const ir::ThreadModel& tm, const std::vector<ir::Value>& initial,
+                  const std::vector<ir::Step>& schedule, CheckResult& result);  // bits to represent 0..max_value (at least 1)
 
 }  // namespace siren::encoder

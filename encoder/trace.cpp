@@ -69,6 +69,17 @@ void Engine::extract_trace(unsigned k, const ErrorSite& site, CheckResult& resul
     schedule.push_back(std::move(st));
   }
 
+  replay_trace(tm, initial, schedule, result);
+}
+
+void replay_trace(const ir::ThreadModel& tm, const std::vector<ir::Value>& initial,
+                  const std::vector<ir::Step>& schedule, CheckResult& result) {
+  auto internal = [&](std::string why) {
+    result.verdict = Verdict::Unknown;
+    result.internal_error = true;
+    result.reason = "internal error: counterexample did not replay (" + why + ")";
+    result.trace.clear();
+  };
   // Independent check: the whole schedule through ir::replay.
   const ir::ReplayResult whole = ir::replay(tm, initial, schedule);
   if (whole.last.outcome != ir::StepOutcome::Error || whole.last.error_kind != ir::AssertKind::Property ||

@@ -78,21 +78,26 @@ ControlState control_of(const State& s) {
   return cs;
 }
 
-/// The domain of nondet values for a type; `restricted` when it is smaller than the type.
 std::vector<Value> domain_of(Type t, const ExploreOptions& o, bool& restricted) {
+  return nondet_domain(t, o.nondet_min, o.nondet_max, restricted);
+}
+
+}  // namespace
+
+std::vector<Value> nondet_domain(Type t, std::int64_t lo, std::int64_t hi, bool& restricted) {
   std::vector<Value> out;
   if (t.is_ptr()) {
     restricted = true;
     return {Value{}};
   }
   std::vector<std::uint64_t> seen;
-  for (std::int64_t v = o.nondet_min; v <= o.nondet_max; ++v) {
+  for (std::int64_t v = lo; v <= hi; ++v) {
     const std::uint64_t n = normalize(t, static_cast<std::uint64_t>(v));
     if (std::find(seen.begin(), seen.end(), n) == seen.end()) {
       seen.push_back(n);
       out.push_back({n, 0});
     }
-    if (v == o.nondet_max) break;  // avoid overflow when nondet_max == INT64_MAX
+    if (v == hi) break;  // avoid overflow when nondet_max == INT64_MAX
   }
   const double type_size = t.is_bool() ? 2.0 : (t.width >= 63 ? 1e19 : static_cast<double>(1ULL << t.width));
   if (static_cast<double>(out.size()) < type_size) restricted = true;
@@ -100,8 +105,7 @@ std::vector<Value> domain_of(Type t, const ExploreOptions& o, bool& restricted) 
   return out;
 }
 
-/// Cartesian product of domains, capped.
-std::vector<std::vector<Value>> product(const std::vector<std::vector<Value>>& doms, std::size_t cap, bool& capped) {
+std::vector<std::vector<Value>> nondet_product(const std::vector<std::vector<Value>>& doms, std::size_t cap, bool& capped) {
   std::vector<std::vector<Value>> out{{}};
   for (const auto& d : doms) {
     std::vector<std::vector<Value>> next;
@@ -118,6 +122,12 @@ std::vector<std::vector<Value>> product(const std::vector<std::vector<Value>>& d
     out = std::move(next);
   }
   return out;
+}
+
+namespace {
+
+std::vector<std::vector<Value>> product(const std::vector<std::vector<Value>>& doms, std::size_t cap, bool& capped) {
+  return nondet_product(doms, cap, capped);
 }
 
 struct Acc {

@@ -73,6 +73,13 @@ struct ExploreResult {
 
 ExploreResult explore(const ThreadModel& tm, const ExploreOptions& options);
 
+/// The nondet values tried for type `t`: lo..hi normalized into `t` (duplicates removed; only
+/// null for pointers); sets `restricted` when the type has more values than that.
+std::vector<Value> nondet_domain(Type t, std::int64_t lo, std::int64_t hi, bool& restricted);
+/// The Cartesian product of `doms`, at most `cap` tuples (`capped` is set when cut).
+std::vector<std::vector<Value>> nondet_product(const std::vector<std::vector<Value>>& doms, std::size_t cap,
+                                               bool& capped);
+
 /// `main:file.c:12 t#1:file.c:5 t#2:-` (`-` not started, `done` finished; ` [terminated]`).
 std::string format_control_state(const ThreadModel& tm, const ControlState& cs);
 

@@ -40,6 +40,7 @@ struct CheckArgs {
   unsigned recursion = 4;
   std::string reduction = "none";
   std::string solver = "cadical";
+  std::string engine = "auto";
   double timeout = 0;    // 0 = none
   unsigned memory = 0;   // MB, 0 = none
   bool json = false;
@@ -70,7 +71,11 @@ void limit_memory(unsigned mb) {
 std::string verdict_line(const encoder::CheckResult& r) {
   switch (r.verdict) {
     case encoder::Verdict::Unsafe: return "VERIFICATION RESULT: UNSAFE";
-    case encoder::Verdict::Safe: return "VERIFICATION RESULT: SAFE";
+    case encoder::Verdict::Safe:
+      if (r.engine == "explicit")
+        return fmt::format("VERIFICATION RESULT: SAFE (explicit-state search: all {} reachable states visited)",
+                           r.stats.states);
+      return fmt::format("VERIFICATION RESULT: SAFE (every execution ends within {} steps)", r.bound);
     case encoder::Verdict::SafeUpToBound:
       return fmt::format(
           "VERIFICATION RESULT: SAFE up to bound {} (no violation in executions of at most {} steps; "
@@ -124,6 +129,7 @@ void print_json(const encoder::CheckResult& r) {
   j["verdict"] = encoder::verdict_name(r.verdict);
   j["bound"] = r.bound;
   j["reason"] = r.reason;
+  j["engine"] = r.engine;
   auto trace = nlohmann::ordered_json::array();
   for (const auto& row : r.trace) {
     nlohmann::ordered_json v = nlohmann::ordered_json::object();
@@ -136,6 +142,8 @@ void print_json(const encoder::CheckResult& r) {
                 {"vars", r.stats.vars},
                 {"clauses", r.stats.clauses},
                 {"solve_seconds", r.stats.solve_seconds},
+                {"states", r.stats.states},
+                {"explicit_seconds", r.stats.explicit_seconds},
                 {"total_seconds", r.stats.total_seconds},
                 {"peak_rss_mb", r.stats.peak_rss_mb}};
   for (const auto& [name, value] : r.stats.reduction) j["stats"][name] = value;
@@ -294,11 +302,26 @@ int run_check(const CheckArgs& a) {
     co.bound = a.bound;
     co.reduction = a.reduction;
     co.solver = a.solver;
+    co.engine = a.engine;
+    // The explicit search's state storage is freed before BMC starts; keep a margin for the
+    // interpreter's working states and the front end's memory.
+    if (a.memory > 0) co.explicit_memory_mb = std::max<std::size_t>(16, a.memory * 6 / 10);
     co.count_schedules = a.count_schedules;
     if (a.timeout > 0)
       co.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                 std::chrono::duration<double>(a.timeout));
-    if (a.solver == "portfolio") return run_portfolio(tm, co, start, report);
+    if (a.solver == "portfolio") {
+      // The explicit search runs once, here; the two solver processes then run BMC only.
+      if (co.engine != "bmc" && !co.count_schedules) {
+        if (encoder::check_explicit(tm, co, result)) {
+          result.stats.total_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+          result.stats.peak_rss_mb = encoder::peak_rss_mb();
+          return report(result);
+        }
+        co.engine = "bmc";
+      }
+      return run_portfolio(tm, co, start, report);
+    }
     result = encoder::check(tm, co);
     result.stats.total_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   } catch (const std::bad_alloc&) {
@@ -339,6 +362,12 @@ void add_check_command(CLI::App& app, int& exit_code) {
             return "unknown reduction '" + s + "' (use none or mpor)";
           },
           "none|mpor", "REDUCTION"));
+  cmd->add_option("--engine", args->engine,
+                  "auto (default): explicit-state search for up to 80% of --timeout (30% once it draws nondet values "
+                  "from a restricted domain; SAFE when every reachable state is visited, UNSAFE with a trace), "
+                  "then interleaved BMC with the rest; bmc: BMC only; "
+                  "explicit: explicit-state search only")
+      ->check(CLI::IsMember(encoder::engine_names()));
   cmd->add_flag("--count-schedules", args->count_schedules,
                 "Instead of checking: count the complete schedules (up to the bound) the encoded scheduler "
                 "admits under the reduction, by enumeration (small programs without nondet only); --json adds "

@@ -6,8 +6,9 @@ A case is a folder with `main.c` and `test.desc`; test.desc lines:
   verdict: UNSAFE | SAFE | SAFE_UP_TO_BOUND | UNKNOWN
   match: <regex that must match the --json output>        (repeatable)
   no-match: <regex that must not match>                     (repeatable)
-  min-bound: N   the violation needs at least N steps: with --bound N-1 the answer must be
-                 SAFE_UP_TO_BOUND
+  min-bound: N   the violation needs at least N steps: with --engine bmc --bound N-1 the
+                 answer must be SAFE_UP_TO_BOUND (a property of BMC's step bound; the
+                 explicit-state engine of --engine auto has no bound and may find it anyway)
   timeout: SEC   (default 60) wall-clock limit for each siren run
   source: PATH   the program to check, relative to the case folder, when the case reuses
                  another case's program (default: main.c)
@@ -79,7 +80,7 @@ def main():
         if re.search(rx, p.stdout):
             failures.append(f"output matches /{rx}/")
     if "min-bound" in desc:
-        shallow = [a for a in desc["args"]] + ["--bound", str(desc["min-bound"] - 1)]
+        shallow = [a for a in desc["args"]] + ["--engine", "bmc", "--bound", str(desc["min-bound"] - 1)]
         _, out2 = run(siren, program, shallow, desc["timeout"])
         if out2.get("verdict") != "SAFE_UP_TO_BOUND":
             failures.append(f"with --bound {desc['min-bound'] - 1}: verdict "

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <functional>
 #include <random>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
@@ -80,6 +81,7 @@ std::vector<Config> available_configs() {
   auto usable = [&](const std::string& red, const std::string& sol) {
     encoder::CheckOptions co;
     co.bound = 2;
+    co.engine = "bmc";
     co.reduction = red;
     co.solver = sol;
     const encoder::CheckResult r = encoder::check(*t.tm, co);
@@ -91,6 +93,7 @@ std::vector<Config> available_configs() {
   for (const auto& red : reductions)
     for (const auto& sol : solvers)
       if (usable(red, sol)) out.push_back({red, sol});
+  out.push_back({"none", "cadical", "explicit"});
   return out;
 }
 
@@ -128,11 +131,60 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
     rr.error_workers = ts.size() - ts.count(0);
   }
 
+  // The oracle for the explicit engine: the explorer without a bound (computed when needed).
+  std::optional<ir::ExploreResult> unbounded;
+  auto unbounded_oracle = [&]() -> const ir::ExploreResult& {
+    if (!unbounded) {
+      ir::ExploreOptions ue = eo;
+      ue.bound = 0;
+      unbounded = ir::explore(tm, ue);
+    }
+    return *unbounded;
+  };
+
   t0 = clock_type::now();
   for (const Config& c : o.configs) {
     ConfigResult cr;
     cr.config = c;
+    if (c.engine == "explicit") {
+      const ir::ExploreResult& ux = unbounded_oracle();
+      if (ux.verdict == ir::ExploreVerdict::Unknown) {
+        rr.checks.push_back(std::move(cr));  // nothing to compare with
+        continue;
+      }
+      encoder::CheckOptions co;
+      co.engine = "explicit";
+      if (o.check_timeout > 0)
+        co.deadline = clock_type::now() + std::chrono::duration_cast<clock_type::duration>(
+                                              std::chrono::duration<double>(o.check_timeout));
+      cr.result = encoder::check(tm, co);
+      const encoder::CheckResult& r = cr.result;
+      auto fail = [&](std::string why) {
+        cr.agrees = false;
+        cr.why = fmt::format("explorer {} (unbounded), check {} {}: {}", oracle_name(ux.verdict), c.str(),
+                             encoder::verdict_name(r.verdict), why);
+        if (!r.reason.empty()) cr.why += " [reason: " + r.reason + "]";
+      };
+      if (r.internal_error) fail("internal error");
+      else if (r.verdict == encoder::Verdict::Unknown && r.reason.rfind("timeout", 0) == 0) {
+        if (rr.outcome == Outcome::Agree) {
+          rr.outcome = Outcome::Timeout;
+          rr.detail = c.str() + ": timeout";
+        }
+      } else if (ux.verdict == ir::ExploreVerdict::Unsafe && r.verdict != encoder::Verdict::Unsafe) {
+        fail("missed the violation");
+      } else if (ux.verdict == ir::ExploreVerdict::Safe && r.verdict != encoder::Verdict::Safe) {
+        fail(r.verdict == encoder::Verdict::Unsafe ? "spurious violation" : "no proof");
+      }
+      if (!cr.agrees && rr.outcome != Outcome::Disagree) {
+        rr.outcome = Outcome::Disagree;
+        rr.detail = cr.why;
+      }
+      rr.checks.push_back(std::move(cr));
+      continue;
+    }
     encoder::CheckOptions co;
+    co.engine = c.engine;
     co.bound = o.bound;
     co.reduction = c.reduction;
     co.solver = c.solver;

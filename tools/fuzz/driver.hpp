@@ -16,11 +16,17 @@ namespace siren::fuzz {
 struct Config {
   std::string reduction;
   std::string solver;
-  std::string str() const { return "--reduction " + reduction + " --solver " + solver; }
+  /// "bmc", or "explicit" (ir/search.hpp; compared with an UNBOUNDED explorer run, since the
+  /// explicit search has no step bound; reduction and solver are then unused).
+  std::string engine = "bmc";
+  std::string str() const {
+    if (engine == "explicit") return "--engine explicit";
+    return "--engine " + engine + " --reduction " + reduction + " --solver " + solver;
+  }
 };
 
 /// Every reduction and solver the engine accepts right now (probed on a one-thread program),
-/// as the cross product reductions x solvers.
+/// as the cross product reductions x solvers (BMC), plus the explicit engine.
 std::vector<Config> available_configs();
 
 struct DriverOptions {

@@ -1,0 +1,74 @@
+// Explicit-state model checking for `siren check` (the "explicit" engine): breadth-first
+// search over the global states of a ThreadModel with the concrete interpreter, built for
+// speed, not for counting. The explorer (ir/explorer.hpp) stays the simple test oracle; this
+// engine is checked against it (tests/unit/ir/search_test.cpp).
+//
+// * States are stored once, flattened into fixed-size rows of 64-bit words (one arena, one
+//   open-addressing hash table of row indices); the frontier is the arena itself (BFS order).
+// * Partial-order reduction with singleton ample sets of *invisible* steps: when thread t's
+//   next instruction is an Assign, Havoc, Goto or (enabled) Assume whose expressions read no
+//   memory (no Load, no ValidPtr), only t's step is expanded. Such a step reads and writes only
+//   t's own locals and pc, so it commutes with every step of every other thread and no other
+//   thread can enable or disable it except by blocking every thread (atomic, abort). Cycle
+//   proviso for BFS: if one of those successors was already visited, the state is expanded in
+//   full (then every cycle of the reduced graph contains a fully expanded state). This
+//   preserves the reachability of every error (docs/semantics.md, "Errors"); it does not
+//   preserve depths, so the search is never bounded by a number of steps.
+// * Nondet values (Havoc, init_nondet cells) range over a small domain, as in the explorer; a
+//   SAFE answer is only given when no value was drawn from a domain smaller than its type.
+//   Errors found with restricted values are real (the trace replays).
+#pragma once
+
+#include "ir/interpreter.hpp"
+#include "ir/thread_model.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace siren::ir {
+
+struct SearchOptions {
+  std::int64_t nondet_min = -2;  // nondet domain (normalized into each type)
+  std::int64_t nondet_max = 2;
+  std::size_t max_nondet_combinations = 4096;  // initial nondet cells / one Malloc step
+  std::size_t max_memory_mb = 2048;            // state storage (arena + table + parents)
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  /// Give up earlier, at this point, once a nondet value has been drawn from a restricted domain
+  /// (the search can then no longer answer SAFE, only find errors).
+  std::optional<std::chrono::steady_clock::time_point> restricted_deadline;
+  bool por = true;  // ample sets of invisible steps (see above)
+};
+
+enum class SearchVerdict {
+  Unsafe,   // a Property error is reachable (error_trace replays to it)
+  Safe,     // every reachable state visited, no error, no restricted nondet value
+  Unknown,  // see `reason`
+};
+
+struct SearchResult {
+  SearchVerdict verdict = SearchVerdict::Unknown;
+  std::string reason;
+  /// Every reachable state (of the restricted nondet domain) was visited.
+  bool exhausted = false;
+  /// A MemSafety / Limit error is reachable (real: found by execution): never SAFE.
+  std::optional<std::string> other_error;
+  bool nondet_restricted = false;
+  // Unsafe: the error as replay() takes it, error step last.
+  std::vector<Value> error_initial_nondet;
+  std::vector<Step> error_trace;
+  std::string error_message;
+  std::size_t states = 0;      // distinct states stored
+  std::size_t expanded = 0;    // states whose successors were computed
+  std::size_t reduced = 0;     // ... of them through a singleton ample set
+  std::size_t state_words = 0; // words per stored state
+};
+
+SearchResult search(const ThreadModel& tm, const SearchOptions& options);
+
+/// Is instruction `pc` of thread `t` invisible (see above)? Exposed for tests.
+bool invisible_step(const ThreadModel& tm, ThreadId t, std::uint32_t pc);
+
+}  // namespace siren::ir
