@@ -324,9 +324,15 @@ bool check_explicit(const ir::ThreadModel& tm, const CheckOptions& options, Chec
   }
   res.verdict = Verdict::Unknown;
   res.reason = sr.reason;
-  // Every reachable state was visited with exact nondet values and a MemSafety / Limit error
-  // is reachable: BMC cannot do better.
-  if (sr.exhausted && sr.other_error && !sr.nondet_restricted) return true;
+  // A MemSafety / Limit error is reachable (found by execution, so real): the answer cannot be
+  // SAFE any more, only UNSAFE if some other execution violates the property. The search looked
+  // for that in its (shortened) budget; the user gets the limit now instead of after the whole
+  // timeout, with what to change (e.g. --threads).
+  if (sr.other_error) {
+    res.reason = *sr.other_error + (sr.exhausted ? "" : "; no property violation among the " +
+                                                            std::to_string(sr.states) + " states explored");
+    return true;
+  }
   if (only) return true;
   res.engine = "bmc";
   res.reason.clear();

@@ -27,8 +27,10 @@ const char* verdict_name(Verdict v);
 ///  explicit  the explicit-state search of ir/search.hpp only (SAFE when every reachable state was
 ///            visited, UNSAFE with a replayed trace, else UNKNOWN);
 ///  auto      explicit-state search first, for at most `explicit_share` of the time limit (or
-///            `explicit_share_restricted` once a nondet value comes from a restricted domain, so
-///            that the search can only find errors, not prove SAFE) and
+///            `explicit_share_restricted` once a nondet value comes from a restricted domain or
+///            a MemSafety / Limit error was found, so that the search can only find errors, not
+///            prove SAFE; a reachable MemSafety / Limit error without a property violation ends
+///            the check with UNKNOWN and that error as the reason) and
 ///            `explicit_memory_mb` of state storage, then BMC with the time that is left. The
 ///            explicit search answers programs whose reachable state space is small (including
 ///            SAFE for programs with infinite executions, which BMC can never prove); BMC answers

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <memory>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace siren::ir {
 
@@ -106,70 +107,204 @@ class Layout {
   std::size_t words_ = 0;
 };
 
-/// States as fixed-size rows in chunks, deduplicated by an open-addressing table of row indices.
+/// States as fixed-size rows in chunks, deduplicated by an open-addressing table whose slots
+/// hold a row index and 32 bits of the row's hash (compared before the row itself, and used
+/// to rehash when the table grows).
 class StateStore {
  public:
-  explicit StateStore(std::size_t words) : words_(words) { table_.assign(1u << 16, kEmpty); }
+  explicit StateStore(std::size_t words) : words_(words) { table_.assign(1u << 16, kFree); }
+
+  static constexpr std::uint32_t kEmpty = ~0u;
 
   std::size_t size() const { return size_; }
   const std::uint64_t* row(std::size_t i) const { return chunks_[i >> kChunkBits].get() + (i & kChunkMask) * words_; }
   std::size_t bytes() const {
-    return chunks_.size() * (std::size_t{1} << kChunkBits) * words_ * 8 + table_.size() * 4;
+    return chunks_.size() * (std::size_t{1} << kChunkBits) * words_ * 8 + table_.size() * 8;
   }
 
-  /// Index of the row equal to `w`, or kEmpty.
-  std::uint32_t find(const std::uint64_t* w) const {
-    const std::size_t mask = table_.size() - 1;
-    for (std::size_t h = hash(w) & mask;; h = (h + 1) & mask) {
-      const std::uint32_t idx = table_[h];
-      if (idx == kEmpty) return kEmpty;
-      if (std::equal(w, w + words_, row(idx))) return idx;
-    }
-  }
-
-  /// Adds `w` (not present); returns its index.
-  std::uint32_t add(const std::uint64_t* w) {
-    if (2 * (size_ + 1) > table_.size()) grow();
-    if ((size_ >> kChunkBits) >= chunks_.size())
-      chunks_.emplace_back(new std::uint64_t[(std::size_t{1} << kChunkBits) * words_]);
-    const auto idx = static_cast<std::uint32_t>(size_++);
-    std::copy(w, w + words_, chunks_[idx >> kChunkBits].get() + (idx & kChunkMask) * words_);
-    insert(idx);
-    return idx;
-  }
-
-  static constexpr std::uint32_t kEmpty = ~0u;
-
- private:
-  static constexpr unsigned kChunkBits = 14;
-  static constexpr std::size_t kChunkMask = (std::size_t{1} << kChunkBits) - 1;
-
-  std::size_t hash(const std::uint64_t* w) const {
+  std::uint32_t hash(const std::uint64_t* w) const {
     std::uint64_t h = 0x9e3779b97f4a7c15ULL;
     for (std::size_t i = 0; i < words_; ++i) {
       h ^= w[i] + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
       h *= 0xff51afd7ed558ccdULL;
     }
-    return static_cast<std::size_t>(h ^ (h >> 33));
+    return static_cast<std::uint32_t>((h ^ (h >> 29)) >> 16);
   }
-  void insert(std::uint32_t idx) {
+
+  /// Index of the row equal to `w` (hash `h`), or kEmpty.
+  std::uint32_t find(const std::uint64_t* w, std::uint32_t h) const {
     const std::size_t mask = table_.size() - 1;
-    std::size_t h = hash(row(idx)) & mask;
-    while (table_[h] != kEmpty) h = (h + 1) & mask;
-    table_[h] = idx;
+    for (std::size_t p = h & mask;; p = (p + 1) & mask) {
+      const std::uint64_t slot = table_[p];
+      if (slot == kFree) return kEmpty;
+      const auto idx = static_cast<std::uint32_t>(slot);
+      if (static_cast<std::uint32_t>(slot >> 32) == h && std::equal(w, w + words_, row(idx))) return idx;
+    }
+  }
+  std::uint32_t find(const std::uint64_t* w) const { return find(w, hash(w)); }
+
+  /// Adds `w` (hash `h`, not present); returns its index.
+  std::uint32_t add(const std::uint64_t* w, std::uint32_t h) {
+    if (2 * (size_ + 1) > table_.size()) grow();
+    if ((size_ >> kChunkBits) >= chunks_.size())
+      chunks_.emplace_back(new std::uint64_t[(std::size_t{1} << kChunkBits) * words_]);
+    const auto idx = static_cast<std::uint32_t>(size_++);
+    std::copy(w, w + words_, chunks_[idx >> kChunkBits].get() + (idx & kChunkMask) * words_);
+    place((std::uint64_t{h} << 32) | idx);
+    return idx;
+  }
+  std::uint32_t add(const std::uint64_t* w) { return add(w, hash(w)); }
+
+ private:
+  static constexpr unsigned kChunkBits = 14;
+  static constexpr std::size_t kChunkMask = (std::size_t{1} << kChunkBits) - 1;
+  static constexpr std::uint64_t kFree = ~std::uint64_t{0};
+
+  void place(std::uint64_t slot) {
+    const std::size_t mask = table_.size() - 1;
+    std::size_t p = static_cast<std::uint32_t>(slot >> 32) & mask;
+    while (table_[p] != kFree) p = (p + 1) & mask;
+    table_[p] = slot;
   }
   void grow() {
-    table_.assign(table_.size() * 2, kEmpty);
-    for (std::size_t i = 0; i < size_; ++i) insert(static_cast<std::uint32_t>(i));
+    std::vector<std::uint64_t> old(table_.size() * 2, kFree);
+    old.swap(table_);
+    for (std::uint64_t slot : old)
+      if (slot != kFree) place(slot);
   }
 
   std::size_t words_;
   std::size_t size_ = 0;
   std::vector<std::unique_ptr<std::uint64_t[]>> chunks_;
-  std::vector<std::uint32_t> table_;
+  std::vector<std::uint64_t> table_;
 };
 
-/// Rows of `words` words, stored compressed when they are long: a row is cut into blocks of
+/// What a thread may still access from a pc on (every instruction reachable in its code),
+/// abstracted for the dependence test of visible ample sets: cells with a constant address,
+/// whole objects for addresses with a constant base object, `top` otherwise.
+struct Future {
+  std::unordered_set<std::uint64_t> cell_r, cell_w;  // object << 32 | offset
+  std::unordered_set<ObjectId> obj_r, obj_w, alloc_w;
+  bool top_r = false, top_w = false, alloc_top_w = false;
+
+  void merge(const Future& o) {
+    cell_r.insert(o.cell_r.begin(), o.cell_r.end());
+    cell_w.insert(o.cell_w.begin(), o.cell_w.end());
+    obj_r.insert(o.obj_r.begin(), o.obj_r.end());
+    obj_w.insert(o.obj_w.begin(), o.obj_w.end());
+    alloc_w.insert(o.alloc_w.begin(), o.alloc_w.end());
+    top_r |= o.top_r;
+    top_w |= o.top_w;
+    alloc_top_w |= o.alloc_top_w;
+  }
+
+  void add(const Access& a) {
+    if (a.kind == LocKind::Cell) {
+      if (a.static_cell()) {
+        (a.write ? cell_w : cell_r).insert((std::uint64_t{a.addr->obj} << 32) | (a.addr->value & 0xffffffffULL));
+      } else if (const ObjectId o = base_object(a.addr)) {
+        (a.write ? obj_w : obj_r).insert(o);
+      } else {
+        (a.write ? top_w : top_r) = true;
+      }
+    } else if (a.kind == LocKind::Alloc && a.write) {
+      if (!a.addr) alloc_w.insert(a.obj);
+      else if (const ObjectId o = base_object(a.addr)) alloc_w.insert(o);
+      else alloc_top_w = true;
+    }
+    // Started / Finished / Atomic / Terminated: see Search::independent.
+  }
+
+  static ObjectId base_object(ExprRef p) {
+    while (p && p->op == Op::PtrAdd) p = p->kids[0];
+    return p && p->op == Op::ObjAddr ? p->obj : 0;
+  }
+
+  /// Can a step with the concrete accesses `alpha` conflict with one of these accesses?
+  bool conflicts(const std::vector<Location>& alpha) const {
+    for (const Location& l : alpha) {
+      if (l.kind == LocKind::Cell) {
+        const auto o = static_cast<ObjectId>(l.index >> 32);
+        if (top_w || obj_w.count(o) || cell_w.count(l.index)) return true;
+        if (l.write && (top_r || obj_r.count(o) || cell_r.count(l.index))) return true;
+      } else if (l.kind == LocKind::Alloc && !l.write) {
+        if (alloc_top_w || alloc_w.count(static_cast<ObjectId>(l.index))) return true;
+      }
+    }
+    return false;
+  }
+};
+
+/// Future[t][pc], shared by the pcs of one strongly connected component of t's code.
+std::vector<std::vector<std::shared_ptr<const Future>>> futures(const ThreadModel& tm) {
+  std::vector<std::vector<std::shared_ptr<const Future>>> out;
+  for (ThreadId t = 0; t < tm.threads.size(); ++t) {
+    const auto& code = tm.threads[t].code;
+    const auto n = static_cast<std::uint32_t>(code.size());
+    std::vector<std::vector<std::uint32_t>> succ(n);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const Instr& in = code[i];
+      if (in.kind == InstrKind::ThreadExit || in.kind == InstrKind::Abort) continue;
+      if (in.kind == InstrKind::Goto && in.target < n) succ[i].push_back(in.target);
+      if (i + 1 < n) succ[i].push_back(i + 1);
+    }
+    // Tarjan (iterative): components come out in reverse topological order.
+    std::vector<std::int64_t> index(n, -1), low(n, 0), comp(n, -1);
+    std::vector<char> on(n, 0);
+    std::vector<std::uint32_t> stack;
+    std::vector<std::shared_ptr<const Future>> comp_future;
+    std::vector<std::shared_ptr<const Future>> at(n);
+    std::int64_t counter = 0;
+    for (std::uint32_t root = 0; root < n; ++root) {
+      if (index[root] >= 0) continue;
+      std::vector<std::pair<std::uint32_t, std::size_t>> call{{root, 0}};
+      index[root] = low[root] = counter++;
+      stack.push_back(root);
+      on[root] = 1;
+      while (!call.empty()) {
+        auto& [v, k] = call.back();
+        if (k < succ[v].size()) {
+          const std::uint32_t w = succ[v][k++];
+          if (index[w] < 0) {
+            index[w] = low[w] = counter++;
+            stack.push_back(w);
+            on[w] = 1;
+            call.push_back({w, 0});
+          } else if (on[w]) {
+            low[v] = std::min(low[v], index[w]);
+          }
+          continue;
+        }
+        if (low[v] == index[v]) {
+          auto f = std::make_shared<Future>();
+          std::vector<std::uint32_t> members;
+          for (;;) {
+            const std::uint32_t w = stack.back();
+            stack.pop_back();
+            on[w] = 0;
+            comp[w] = static_cast<std::int64_t>(comp_future.size());
+            members.push_back(w);
+            if (w == v) break;
+          }
+          for (std::uint32_t m : members) {
+            for (const Access& a : accesses(tm, t, m)) f->add(a);
+            for (std::uint32_t w : succ[m])
+              if (comp[w] >= 0 && comp[w] != comp[v]) f->merge(*comp_future[static_cast<std::size_t>(comp[w])]);
+          }
+          comp_future.push_back(f);
+          for (std::uint32_t m : members) at[m] = f;
+        }
+        const std::uint32_t done = v;
+        call.pop_back();
+        if (!call.empty()) low[call.back().first] = std::min(low[call.back().first], low[done]);
+      }
+    }
+    out.push_back(std::move(at));
+  }
+  return out;
+}
+
+/// Rows of `words` words, stored compressed when they are long (more than 48 words): a row is cut into blocks of
 /// kBlock words, every distinct block is stored once (a StateStore of blocks), and the row
 /// becomes the list of its block ids (a StateStore of id rows). Successive states differ in
 /// a few blocks, so long states (big arrays, many threads) share most of their storage.
@@ -179,7 +314,7 @@ class RowStore {
   static constexpr std::uint32_t kEmpty = StateStore::kEmpty;
 
   explicit RowStore(std::size_t words)
-      : words_(words), compressed_(words > 2 * kBlock), nblocks_((words + kBlock - 1) / kBlock),
+      : words_(words), compressed_(words > 6 * kBlock), nblocks_((words + kBlock - 1) / kBlock),
         rows_(compressed_ ? (nblocks_ + 1) / 2 : words), blocks_(kBlock), ids_((nblocks_ + 1) / 2), block_(kBlock) {}
 
   std::size_t size() const { return rows_.size(); }
@@ -195,16 +330,23 @@ class RowStore {
     return rows_.find(ids_.data());
   }
 
-  /// Adds a row that find() did not find.
-  std::uint32_t add(const std::uint64_t* row) {
-    if (!compressed_) return rows_.add(row);
-    for (std::size_t b = 0; b < nblocks_; ++b) {
-      const std::uint64_t* blk = block(row, b);
-      std::uint32_t id = blocks_.find(blk);
-      if (id == kEmpty) id = blocks_.add(blk);
-      set_id(b, id);
+  /// The row's index, and whether it was new.
+  std::pair<std::uint32_t, bool> insert(const std::uint64_t* row) {
+    const std::uint64_t* key = row;
+    if (compressed_) {
+      for (std::size_t b = 0; b < nblocks_; ++b) {
+        const std::uint64_t* blk = block(row, b);
+        const std::uint32_t h = blocks_.hash(blk);
+        std::uint32_t id = blocks_.find(blk, h);
+        if (id == kEmpty) id = blocks_.add(blk, h);
+        set_id(b, id);
+      }
+      key = ids_.data();
     }
-    return rows_.add(ids_.data());
+    const std::uint32_t h = rows_.hash(key);
+    const std::uint32_t idx = rows_.find(key, h);
+    if (idx != kEmpty) return {idx, false};
+    return {rows_.add(key, h), true};
   }
 
   void get(std::size_t i, std::uint64_t* out) const {
@@ -263,6 +405,7 @@ class Search {
           if (obj.kind == ObjectKind::Heap) heap_bits_[obj.id].push_back(bit);
         }
     words_ = layout_.words() + (nd_.size() + 63) / 64;
+    if (o_.por) future_ = futures(tm);
   }
 
   SearchResult run() {
@@ -272,10 +415,12 @@ class Search {
     layout_.encode(in_.initial_state({}), buf.data());
     for (std::size_t b = 0; b < nd_.size(); ++b)
       if (tm_.objects[nd_[b].obj].kind != ObjectKind::Heap) set_bit(buf.data(), b, true);
-    store_->add(buf.data());
+    store_->insert(buf.data());
     parent_.push_back(0);
     thread_.push_back(kRoot);
-    bfs();
+    depth_first_ = o_.por;
+    if (depth_first_) dfs();
+    else bfs();
     r_.states = store_->size();
     return finish();
   }
@@ -469,19 +614,21 @@ class Search {
     r_.error_initial_nondet = std::move(initial);
   }
 
-  void add(std::uint32_t from, Succ& sc) {
-    if (store_->find(sc.row.data()) != RowStore::kEmpty) return;
-    const std::uint32_t idx = store_->add(sc.row.data());
+  /// Stores a successor; its index, or kEmpty when it was already stored.
+  std::uint32_t add(std::uint32_t from, Succ& sc) {
+    const auto [idx, is_new] = store_->insert(sc.row.data());
+    if (!is_new) return RowStore::kEmpty;
     parent_.push_back(from);
     thread_.push_back(static_cast<std::uint16_t>(sc.thread));
     if (!sc.nondet.empty()) nondet_.emplace(idx, std::move(sc.nondet));
     if (!sc.choices.empty()) choices_.emplace(idx, std::move(sc.choices));
+    return idx;
   }
 
   bool out_of_budget() {
     const auto now = std::chrono::steady_clock::now();
     if ((o_.deadline && now >= *o_.deadline) ||
-        (r_.nondet_restricted && o_.restricted_deadline && now >= *o_.restricted_deadline)) {
+        ((r_.nondet_restricted || r_.other_error) && o_.restricted_deadline && now >= *o_.restricted_deadline)) {
       r_.reason = "timeout";
       return true;
     }
@@ -499,41 +646,125 @@ class Search {
     return false;
   }
 
+  /// A thread whose next step alone is an ample set in `s` (-1: none): an enabled invisible
+  /// step, or (SearchOptions::por_visible) an enabled step that conflicts with nothing any other
+  /// unfinished thread can still do (its Future). Such a step commutes with every step the
+  /// others can take before it, and cannot be disabled by them (a disabling write would be a
+  /// conflict); blocking every thread through atomic sections or program termination can
+  /// postpone it but not change what the others do, so every error stays reachable.
+  int ample_thread(const State& s, const std::uint64_t* row) const {
+    const std::size_t n = tm_.threads.size();
+    for (ThreadId t = 0; t < n; ++t) {
+      const ThreadState& ts = s.threads[t];
+      if (!ts.started || ts.finished || ts.pc >= invisible_[t].size() || !invisible_[t][ts.pc]) continue;
+      if (in_.enabled(s, t)) return static_cast<int>(t);
+    }
+    if (!o_.por_visible || s.terminated) return -1;
+    std::vector<std::size_t> reads, writes;
+    for (ThreadId t = 0; t < n; ++t) {
+      const ThreadState& ts = s.threads[t];
+      if (!ts.started || ts.finished || ts.pc >= invisible_[t].size()) continue;
+      switch (tm_.threads[t].code[ts.pc].kind) {
+        case InstrKind::Assign: case InstrKind::Havoc: case InstrKind::Goto: case InstrKind::Assume:
+        case InstrKind::Assert: case InstrKind::Store: case InstrKind::Lock: case InstrKind::TryLock:
+        case InstrKind::Unlock: case InstrKind::RdLock: case InstrKind::WrLock: case InstrKind::RwUnlock:
+        case InstrKind::CondSignal: case InstrKind::CondBroadcast:
+          break;
+        default:
+          continue;  // thread, atomic, heap and termination steps: never alone
+      }
+      if (!in_.enabled(s, t)) continue;
+      untouched_accesses(s, row, t, reads, writes);
+      if (!reads.empty()) continue;
+      const std::vector<Location> alpha = access_locations(tm_, in_, s, t);
+      bool independent = true;
+      for (ThreadId u = 0; u < n && independent; ++u) {
+        if (u == t) continue;
+        const ThreadState& us = s.threads[u];
+        if (us.finished) continue;
+        const std::uint32_t pc = us.started ? us.pc : 0;
+        if (pc >= future_[u].size()) continue;
+        if (future_[u][pc]->conflicts(alpha)) independent = false;
+      }
+      if (independent) return static_cast<int>(t);
+    }
+    return -1;
+  }
+
+  /// Expands state i (decoded into `s`): adds its successors (one ample set when the reduction
+  /// applies) to the store; `fresh` gets the ones that were new. Returns false when a Property
+  /// error was found. The cycle proviso: the ample set is used only if none of its successors
+  /// is on the DFS stack (depth-first) / was seen before (breadth-first).
+  bool expand(std::uint32_t i, const State& s, const std::uint64_t* row, std::vector<std::uint32_t>& fresh) {
+    fresh.clear();
+    ++r_.expanded;
+    if (o_.por) {
+      const int t = ample_thread(s, row);
+      if (t >= 0) {
+        succ_.clear();
+        if (!successors(i, s, row, static_cast<ThreadId>(t), succ_)) return false;
+        bool ok = !succ_.empty();
+        for (const Succ& sc : succ_) {
+          const std::uint32_t idx = store_->find(sc.row.data());
+          if (idx != RowStore::kEmpty && (!depth_first_ || on_stack_[idx])) ok = false;
+        }
+        if (ok) {
+          for (Succ& sc : succ_)
+            if (const std::uint32_t idx = add(i, sc); idx != RowStore::kEmpty) fresh.push_back(idx);
+          ++r_.reduced;
+          return true;
+        }
+      }
+    }
+    for (ThreadId t = 0; t < tm_.threads.size(); ++t) {
+      succ_.clear();
+      if (!successors(i, s, row, t, succ_)) return false;
+      for (Succ& sc : succ_)
+        if (const std::uint32_t idx = add(i, sc); idx != RowStore::kEmpty) fresh.push_back(idx);
+    }
+    return true;
+  }
+
   void bfs() {
     State s = in_.initial_state({});
     std::vector<std::uint64_t> rowbuf(words_);
-    std::vector<Succ> succ;
-    const std::size_t n_threads = tm_.threads.size();
+    std::vector<std::uint32_t> fresh;
     for (std::size_t i = 0; i < store_->size(); ++i) {
       if ((i & 255) == 0 && out_of_budget()) return;
-      const auto from = static_cast<std::uint32_t>(i);
       store_->get(i, rowbuf.data());
-      const std::uint64_t* row = rowbuf.data();
-      layout_.decode(row, s);
-      ++r_.expanded;
-      bool full = true;
-      if (o_.por) {
-        for (ThreadId t = 0; t < n_threads; ++t) {
-          const ThreadState& ts = s.threads[t];
-          if (!ts.started || ts.finished || ts.pc >= invisible_[t].size() || !invisible_[t][ts.pc]) continue;
-          if (!in_.enabled(s, t)) continue;
-          succ.clear();
-          if (!successors(from, s, row, t, succ)) return;
-          bool all_new = !succ.empty();
-          for (const Succ& sc : succ)
-            if (store_->find(sc.row.data()) != RowStore::kEmpty) all_new = false;
-          if (!all_new) break;  // cycle proviso: expand in full
-          for (Succ& sc : succ) add(from, sc);
-          ++r_.reduced;
-          full = false;
-          break;
-        }
-      }
-      if (!full) continue;
-      for (ThreadId t = 0; t < n_threads; ++t) {
-        succ.clear();
-        if (!successors(from, s, row, t, succ)) return;
-        for (Succ& sc : succ) add(from, sc);
+      layout_.decode(rowbuf.data(), s);
+      if (!expand(static_cast<std::uint32_t>(i), s, rowbuf.data(), fresh)) return;
+    }
+    r_.exhausted = true;
+  }
+
+  void dfs() {
+    State s = in_.initial_state({});
+    std::vector<std::uint64_t> rowbuf(words_);
+    struct Frame {
+      std::uint32_t idx;
+      std::vector<std::uint32_t> children;
+      std::size_t next = 0;
+    };
+    std::vector<Frame> stack;
+    auto push = [&](std::uint32_t idx) {
+      if (on_stack_.size() < store_->size()) on_stack_.resize(store_->size() * 2, 0);
+      store_->get(idx, rowbuf.data());
+      layout_.decode(rowbuf.data(), s);
+      on_stack_[idx] = 1;
+      stack.push_back({idx, {}, 0});
+      return expand(idx, s, rowbuf.data(), stack.back().children);
+    };
+    on_stack_.assign(1024, 0);
+    if (!push(0)) return;
+    for (std::size_t steps = 0; !stack.empty(); ++steps) {
+      if ((steps & 255) == 0 && out_of_budget()) return;
+      Frame& f = stack.back();
+      if (f.next < f.children.size()) {
+        if (!push(f.children[f.next++])) return;
+      } else {
+        on_stack_[f.idx] = 0;
+        stack.pop_back();
       }
     }
     r_.exhausted = true;
@@ -564,6 +795,7 @@ class Search {
   Interpreter in_;
   Layout layout_;
   std::vector<std::vector<char>> invisible_;
+  std::vector<std::vector<std::shared_ptr<const Future>>> future_;  // [thread][pc]
   std::vector<NdCell> nd_;
   std::unordered_map<std::uint64_t, std::size_t> nd_index_;  // object << 32 | cell -> bit
   std::vector<std::vector<std::size_t>> heap_bits_;          // [object] bits of its cells
@@ -574,6 +806,9 @@ class Search {
   std::unordered_map<std::uint32_t, std::vector<Value>> nondet_;   // Havoc values of the step into a state
   std::unordered_map<std::uint32_t, std::vector<Choice>> choices_;  // cells chosen by that step
   bool found_ = false;
+  bool depth_first_ = true;
+  std::vector<char> on_stack_;  // depth-first: [state] on the DFS stack
+  std::vector<Succ> succ_;
   SearchResult r_;
 };
 

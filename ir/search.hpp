@@ -1,21 +1,24 @@
-// Explicit-state model checking for `siren check` (the "explicit" engine): breadth-first
-// search over the global states of a ThreadModel with the concrete interpreter, built for
-// speed, not for counting. The explorer (ir/explorer.hpp) stays the simple test oracle; this
-// engine is checked against it (tests/unit/ir/search_test.cpp).
+// Explicit-state model checking for `siren check` (the "explicit" engine): a search over the
+// global states of a ThreadModel with the concrete interpreter, built for speed, not for
+// counting. The explorer (ir/explorer.hpp) stays the simple test oracle; this engine is checked
+// against it (tests/unit/encoder/search_test.cpp, and siren-fuzz's `--engine explicit`).
 //
-// * States are stored once, flattened into fixed-size rows of 64-bit words (one arena, one
-//   open-addressing hash table of row indices); the frontier is the arena itself (BFS order).
-// * Partial-order reduction with singleton ample sets of *invisible* steps: when thread t's
-//   next instruction is an Assign, Havoc, Goto or (enabled) Assume whose expressions read no
-//   memory (no Load, no ValidPtr), only t's step is expanded. Such a step reads and writes only
-//   t's own locals and pc, so it commutes with every step of every other thread and no other
-//   thread can enable or disable it except by blocking every thread (atomic, abort). Cycle
-//   proviso for BFS: if one of those successors was already visited, the state is expanded in
-//   full (then every cycle of the reduced graph contains a fully expanded state). This
-//   preserves the reachability of every error (docs/semantics.md, "Errors"); it does not
-//   preserve depths, so the search is never bounded by a number of steps.
+// * States are stored once, flattened into fixed-size rows of 64-bit words (long rows are cut
+//   into 8-word blocks stored once each); one open-addressing hash table per store.
+// * Depth-first search with partial-order reduction by singleton ample sets: when thread t's
+//   next step is *invisible* (an Assign, Havoc, Goto or enabled Assume whose expressions read
+//   no memory: no Load, no ValidPtr), or visible but in conflict with nothing any other
+//   unfinished thread can still execute (a static summary of the rest of each thread's code),
+//   only t's step is expanded. Such a step commutes with every step of every other thread, and
+//   the others cannot enable or disable it except by blocking every thread (atomic sections,
+//   abort), which postpones it without changing what they do. Cycle proviso (DFS): if one of
+//   those successors is on the DFS stack, the state is expanded in full. This preserves the
+//   reachability of every error (docs/semantics.md, "Errors"), not depths: the search has no
+//   step bound, and counterexamples are not the shortest ones. Without reduction (`por =
+//   false`) the search is breadth-first.
 // * Nondet values (Havoc, init_nondet cells) range over a small domain, as in the explorer; a
 //   SAFE answer is only given when no value was drawn from a domain smaller than its type.
+//   Indeterminate cells get their value at their first read (see Search in search.cpp).
 //   Errors found with restricted values are real (the trace replays).
 #pragma once
 
@@ -37,9 +40,13 @@ struct SearchOptions {
   std::size_t max_memory_mb = 2048;            // state storage (arena + table + parents)
   std::optional<std::chrono::steady_clock::time_point> deadline;
   /// Give up earlier, at this point, once a nondet value has been drawn from a restricted domain
-  /// (the search can then no longer answer SAFE, only find errors).
+  /// or a MemSafety / Limit error was found (the search can then no longer answer SAFE, only
+  /// find Property errors).
   std::optional<std::chrono::steady_clock::time_point> restricted_deadline;
   bool por = true;  // ample sets of invisible steps (see above)
+  /// Also singleton ample sets of visible steps that conflict with nothing another unfinished
+  /// thread can still execute (a static summary of the rest of its code; Search::ample_thread).
+  bool por_visible = true;
 };
 
 enum class SearchVerdict {

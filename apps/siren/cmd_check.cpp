@@ -364,8 +364,9 @@ void add_check_command(CLI::App& app, int& exit_code) {
           "none|mpor", "REDUCTION"));
   cmd->add_option("--engine", args->engine,
                   "auto (default): explicit-state search for up to 80% of --timeout (30% once it draws nondet values "
-                  "from a restricted domain; SAFE when every reachable state is visited, UNSAFE with a trace), "
-                  "then interleaved BMC with the rest; bmc: BMC only; "
+                  "from a restricted domain or reaches a modelling limit, which then ends the check with UNKNOWN; "
+                  "SAFE when every reachable state is visited, UNSAFE with a trace), then interleaved BMC with the "
+                  "rest; bmc: BMC only; "
                   "explicit: explicit-state search only")
       ->check(CLI::IsMember(encoder::engine_names()));
   cmd->add_flag("--count-schedules", args->count_schedules,
