@@ -11,7 +11,17 @@
 //  * conditions are translated as jumping code, so `&&`, `||`, `!` and `?:` keep C's
 //    short-circuit order; value uses of them with memory accesses become branches too;
 //  * library calls (pthread, __VERIFIER_*, malloc, assert, ...) map to dedicated
-//    instructions (calls.* in this file).
+//    instructions (rv_call); the string.h functions strcpy, strncpy, strlen, strcmp, memset
+//    and memcpy are emitted in place as small loops of one-access instructions, so that other
+//    threads can interleave between their single-cell reads and writes as in a real libc
+//    (rv_string_call), and sscanf is modelled on main's arguments (rv_sscanf);
+//  * string literals are constant Global objects (literal_object); a pass after translation
+//    puts a MemSafety check before every write that could hit one (guard_literal_writes);
+//  * main(argc, argv) gets a nondet argc >= 1 and argv pointing to hidden objects
+//    (main_arguments);
+//  * malloc/calloc sizes and VLA lengths that are not constants are first folded over
+//    variables that are never modified (fixed_value); otherwise the object gets a fixed
+//    capacity and a Limit assert (rv_call, decl_stmt).
 // Unsupported constructs throw `Unsupported` (caught per function) and become diagnostics
 // `file:line:col: unsupported: <what>`.
 #include "frontend/frontend.hpp"
@@ -20,6 +30,7 @@
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Decl.h>
 #include <clang/AST/Expr.h>
+#include <clang/AST/ParentMapContext.h>
 #include <clang/AST/RecordLayout.h>
 #include <clang/AST/Stmt.h>
 #include <clang/Basic/Diagnostic.h>
@@ -29,6 +40,9 @@
 #include <clang/Tooling/Tooling.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstring>
 #include <deque>
 #include <filesystem>
 #include <functional>
@@ -127,6 +141,51 @@ struct CellSpec {
 };
 
 // ---------------------------------------------------------------------------------------
+// Whole-translation-unit facts for fixed_value: which variables are ever written (assigned,
+// incremented or decremented, or have their address taken), every direct call of each
+// function, and the functions used other than as a direct callee (function pointers, thread
+// start routines), whose parameters can take values from calls we do not see.
+
+class UseScan {
+ public:
+  std::set<const VarDecl*> modified;
+  std::map<const FunctionDecl*, std::vector<const CallExpr*>> calls;
+  std::set<const FunctionDecl*> escaping;  // used other than as a direct callee
+
+  explicit UseScan(const TranslationUnitDecl* tu) {
+    for (const Decl* d : tu->decls()) {
+      if (const auto* fd = dyn_cast<FunctionDecl>(d); fd && fd->hasBody(fd)) walk(fd->getBody());
+      if (const auto* vd = dyn_cast<VarDecl>(d); vd && vd->getInit()) walk(vd->getInit());
+    }
+  }
+
+ private:
+  void walk(const Stmt* s) {  // a DeclStmt's children are its initialisers
+    if (!s) return;
+    if (const auto* bo = dyn_cast<BinaryOperator>(s); bo && bo->isAssignmentOp()) mark(bo->getLHS());
+    if (const auto* uo = dyn_cast<UnaryOperator>(s); uo && (uo->isIncrementDecrementOp() || uo->getOpcode() == UO_AddrOf))
+      mark(uo->getSubExpr());
+    const Expr* callee = nullptr;
+    if (const auto* ce = dyn_cast<CallExpr>(s)) {
+      if (const FunctionDecl* fd = ce->getDirectCallee()) {
+        calls[fd->getCanonicalDecl()].push_back(ce);
+        callee = ce->getCallee();
+      }
+    }
+    if (const auto* dr = dyn_cast<DeclRefExpr>(s))
+      if (const auto* fd = dyn_cast<FunctionDecl>(dr->getDecl())) escaping.insert(fd->getCanonicalDecl());
+    for (const Stmt* c : s->children()) {
+      if (c && c == callee) continue;  // the direct callee's name: not a use of its address
+      walk(c);
+    }
+  }
+  void mark(const Expr* e) {
+    if (const auto* dr = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts()))
+      if (const auto* vd = dyn_cast<VarDecl>(dr->getDecl())) modified.insert(vd->getCanonicalDecl());
+  }
+};
+
+// ---------------------------------------------------------------------------------------
 // The translator
 
 std::string collapse(std::string s) {
@@ -189,6 +248,18 @@ class Translator {
   FnState* st_ = nullptr;
   ir::SourceLoc cur_loc_;
   std::string cur_text_;
+  std::unique_ptr<UseScan> scan_;                    // built on first use (fixed_value)
+  std::map<std::pair<std::string, std::string>, ObjectId> literals_;  // (bytes, char type)
+  std::vector<ObjectId> literal_ids_;
+  std::map<const VarDecl*, std::uint64_t> vla_length_;  // elements of a VLA's object
+  std::vector<ObjectId> argv_strings_;  // main's argv[0..kArgvCells-1] strings (no cells)
+  ObjectId sscanf_flags_ = 0;           // one cell per argv string: read by sscanf already
+
+  // Capacity of an object whose size is not a constant (malloc/calloc, VLA), in elements.
+  static constexpr std::uint64_t kCapacity = 64;
+  // argv has this many cells: argv[0..argc-1] are strings and argv[argc] is null for
+  // argc < kArgvCells; beyond, an access is out of bounds (MemSafety).
+  static constexpr std::uint64_t kArgvCells = 4;
 
   ir::ExprManager& em() { return prog_.exprs(); }
 
@@ -396,7 +467,14 @@ class Translator {
     o.name = vd->getNameAsString();
     o.loc = ir_loc(def->getLocation());
     std::vector<CellSpec> specs;
-    flatten(def->getType(), o.name, def->getLocation(), specs);
+    if (const VariableArrayType* vat = ctx_.getAsVariableArrayType(def->getType())) {
+      auto it = vla_length_.find(vd);  // set by decl_stmt before the object is created
+      if (it == vla_length_.end()) unsupported(def->getLocation(), "variable-length array");
+      for (std::uint64_t i = 0; i < it->second; ++i)
+        flatten(vat->getElementType(), o.name + "[" + std::to_string(i) + "]", def->getLocation(), specs);
+    } else {
+      flatten(def->getType(), o.name, def->getLocation(), specs);
+    }
     const bool global = vd->hasGlobalStorage();
     o.kind = global ? ir::ObjectKind::Global : ir::ObjectKind::Local;
     for (auto& s : specs) {
@@ -507,8 +585,19 @@ class Translator {
         cell.init = bytes;  // (0, offset): integer cast to pointer / null
         return;
       }
+      const Expr* be = b.dyn_cast<const Expr*>();
+      if (const auto* pe = dyn_cast_or_null<PredefinedExpr>(be)) be = pe->getFunctionName();
+      if (const auto* sl = dyn_cast_or_null<StringLiteral>(be)) {
+        auto off = byte_to_cell(sl->getType(), bytes, e->getExprLoc());
+        if (!off) unsupported(e->getExprLoc(), "address constant with an unrepresentable offset");
+        ObjectId target = literal_object(sl);
+        ir::Cell& cell2 = prog_.objects[id].cells[idx];  // literal_object may grow the vector
+        cell2.init_obj = target;
+        cell2.init = *off;
+        return;
+      }
       const auto* vd = dyn_cast_or_null<VarDecl>(b.dyn_cast<const ValueDecl*>());
-      if (!vd) unsupported(e->getExprLoc(), "global initialised with the address of a function or literal");
+      if (!vd) unsupported(e->getExprLoc(), "global initialised with the address of a function or compound literal");
       auto off = byte_to_cell(vd->getType(), bytes, e->getExprLoc());
       if (!off) unsupported(e->getExprLoc(), "address constant with an unrepresentable offset");
       ObjectId target = object_of(vd);
@@ -654,6 +743,16 @@ class Translator {
   ExprRef arith(BinaryOperatorKind op, ExprRef l, ExprRef r, QualType lt, QualType rt, QualType res,
                 SourceLocation loc);
   void cond_jump(const Expr* e, bool jump_if, int label);
+  ExprRef rv_string_call(const std::string& name, const CallExpr* ce, bool want);
+  bool sign_only(const Expr* e);
+  ExprRef rv_sscanf(const CallExpr* ce, bool want);
+  void main_arguments(const FunctionDecl* fd);
+  ObjectId literal_object(const StringLiteral* sl);
+  void guard_literal_writes();
+  UseScan& scan();
+  ExprRef fixed_value(const Expr* e, int depth = 0);
+  ExprRef fixed_var(const VarDecl* vd, int depth);
+  void assert_limit(ExprRef cond, std::string msg);
   bool needs_instrs(const Stmt* s);
   void copy_cells(ExprRef dst, ExprRef src, QualType t, SourceLocation loc);
 
@@ -741,7 +840,14 @@ Translator::LV Translator::lvalue(const Expr* e) {
     lv.addr = tmp_of(em().mk_binary(Op::PtrAdd, base, int_const(static_cast<std::int64_t>(field_offset(fd, e->getExprLoc())))));
     return lv;
   }
-  if (isa<StringLiteral>(e) || isa<PredefinedExpr>(e)) unsupported(e->getExprLoc(), "string literal");
+  if (const auto* pe = dyn_cast<PredefinedExpr>(e)) {  // __func__
+    if (!pe->getFunctionName()) unsupported(e->getExprLoc(), "predefined identifier without a value");
+    e = pe->getFunctionName();
+  }
+  if (const auto* sl = dyn_cast<StringLiteral>(e)) {
+    lv.addr = em().mk_obj_addr(literal_object(sl), 0);
+    return lv;
+  }
   if (isa<CompoundLiteralExpr>(e)) unsupported(e->getExprLoc(), "compound literal");
   unsupported(e->getExprLoc(), std::string("lvalue expression '") + e->getStmtClassName() + "'");
 }
@@ -809,7 +915,7 @@ ExprRef Translator::rvalue_impl(const Expr* e, bool want) {
     stmt(last);
     return nullptr;
   }
-  if (isa<StringLiteral>(e) || isa<PredefinedExpr>(e)) unsupported(loc, "string literal");
+  if (isa<StringLiteral>(e) || isa<PredefinedExpr>(e)) unsupported(loc, "string literal used as a value");
   if (isa<FloatingLiteral>(e)) unsupported(loc, "floating-point type 'double'");
   if (isa<BinaryConditionalOperator>(e)) unsupported(loc, "GNU '?:' with omitted operand");
   if (isa<CompoundLiteralExpr>(e)) unsupported(loc, "compound literal");
@@ -1308,15 +1414,40 @@ ExprRef Translator::rv_call(const CallExpr* ce, bool want, QualType malloc_type)
       unsupported(loc, name + "() whose result is not converted to a typed pointer");
     if (malloc_type->isIncompleteType() || malloc_type->isFunctionType())
       unsupported(loc, name + "() of an incomplete type '" + malloc_type.getAsString() + "'");
-    std::uint64_t bytes = 1;
+    // The size: a fixed value (fixed_value: constants, never-modified variables) gives an
+    // exact object; otherwise the object has kCapacity elements and a larger request is a
+    // Limit error (cells past a smaller request are then addressable: an out-of-bounds access
+    // there, undefined in C, is not reported).
+    const Type size_t_ty = Type::integer(64, false);
+    const std::uint64_t esize = std::max<std::uint64_t>(1, ctx_.getTypeSizeInChars(malloc_type).getQuantity());
+    std::vector<ExprRef> sizes;
+    bool fixed = true;
     for (unsigned i = 0; i < (is_calloc ? 2u : 1u); ++i) {
-      Expr::EvalResult r;
-      if (!arg(i)->EvaluateAsInt(r, ctx_)) unsupported(loc, name + "() with a non-constant size");
-      bytes *= r.Val.getInt().getZExtValue();
+      ExprRef v = fixed_value(arg(i));
+      if (!v) fixed = false;
+      sizes.push_back(v ? conv(size_t_ty, v) : nullptr);
     }
-    std::uint64_t esize = std::max<std::uint64_t>(1, ctx_.getTypeSizeInChars(malloc_type).getQuantity());
-    std::uint64_t count = std::max<std::uint64_t>(1, (bytes + esize - 1) / esize);
-    if (count > 100000) unsupported(loc, name + "() of more than 100000 elements");
+    std::uint64_t count = kCapacity;
+    if (fixed) {
+      std::uint64_t bytes = 1;
+      for (ExprRef v : sizes)
+        if (__builtin_mul_overflow(bytes, v->value, &bytes)) unsupported(loc, name + "() size overflows");
+      count = std::max<std::uint64_t>(1, bytes / esize + (bytes % esize != 0));
+    } else {
+      for (unsigned i = 0; i < sizes.size(); ++i)
+        if (!sizes[i]) sizes[i] = tmp_of(conv(size_t_ty, rvalue(arg(i))));
+      const ExprRef cap = em().mk_const(size_t_ty, kCapacity * esize);
+      ExprRef ok = em().mk_binary(Op::Ule, sizes[0], cap);
+      if (is_calloc) {  // both factors <= cap < 2^32: the product does not wrap
+        ok = em().mk_binary(Op::LAnd, ok, em().mk_binary(Op::Ule, sizes[1], cap));
+        ok = em().mk_binary(Op::LAnd, ok,
+                            em().mk_binary(Op::Ule, em().mk_binary(Op::Mul, sizes[0], sizes[1]), cap));
+      }
+      assert_limit(ok, name + "() of more than " + std::to_string(kCapacity) +
+                           " elements (the modelled capacity of a non-constant size)");
+    }
+    if (count > 100000 || count * cells_of(malloc_type, loc) > 100000)
+      unsupported(loc, name + "() of more than 100000 cells");
     ir::Object o;
     o.kind = ir::ObjectKind::Heap;
     o.name = name + "@" + std::to_string(sm_.getExpansionLineNumber(ce->getBeginLoc()));
@@ -1343,6 +1474,14 @@ ExprRef Translator::rv_call(const CallExpr* ce, bool want, QualType malloc_type)
   if (name == "free") {
     emit(InstrKind::Free, ptr_arg(0));
     return zero();
+  }
+  // --- string.h and sscanf (models below rv_call)
+  if (!defined) {
+    const std::string base = starts_with(name, "__builtin_") ? name.substr(10) : name;
+    if (base == "strcpy" || base == "strncpy" || base == "strlen" || base == "strcmp" || base == "memset" ||
+        base == "memcpy")
+      return rv_string_call(base, ce, want);
+    if (name == "sscanf" || name == "__isoc99_sscanf") return rv_sscanf(ce, want);
   }
   // --- output
   if (name == "printf" || name == "puts" || name == "putchar" || name == "fprintf" || name == "fflush" ||
@@ -1381,6 +1520,672 @@ ExprRef Translator::rv_call(const CallExpr* ce, bool want, QualType malloc_type)
 }
 
 // ---------------------------------------------------------------------------------------
+// Library models: fixed values, string literals, string.h, main's arguments, sscanf
+
+void Translator::assert_limit(ExprRef cond, std::string msg) {
+  if (cond->is_const() && cond->value != 0) return;
+  ir::Instr in;
+  in.kind = InstrKind::Assert;
+  in.assert_kind = ir::AssertKind::Limit;
+  in.a = cond;
+  in.message = std::move(msg);
+  emit(std::move(in));
+}
+
+UseScan& Translator::scan() {
+  if (!scan_) {
+    scan_ = std::make_unique<UseScan>(ctx_.getTranslationUnitDecl());
+  }
+  return *scan_;
+}
+
+// The value of integer expression `e` if it is the same whenever `e` is evaluated: a constant
+// expression, or integer operators and casts over constants and variables that hold a fixed
+// value (fixed_var). A Const of e's type, or nullptr.
+ExprRef Translator::fixed_value(const Expr* e, int depth) {
+  e = e->IgnoreParens();
+  if (depth > 16 || !e->getType()->isIntegerType() || e->HasSideEffects(ctx_)) return nullptr;
+  const SourceLocation loc = e->getExprLoc();
+  const Type t = scalar_type(e->getType(), loc);
+  Expr::EvalResult r;
+  if (e->EvaluateAsInt(r, ctx_) && r.Val.isInt())
+    return em().mk_const(t, ir::normalize(t, r.Val.getInt().getZExtValue()));
+  ExprRef v = nullptr;
+  if (const auto* ce = dyn_cast<CastExpr>(e)) {
+    const Expr* sub = ce->getSubExpr();
+    switch (ce->getCastKind()) {
+      case CK_LValueToRValue:
+        if (const auto* dr = dyn_cast<DeclRefExpr>(sub->IgnoreParens()))
+          if (const auto* vd = dyn_cast<VarDecl>(dr->getDecl())) v = fixed_var(vd, depth + 1);
+        break;
+      case CK_NoOp:
+      case CK_IntegralCast:
+      case CK_IntegralToBoolean: v = fixed_value(sub, depth + 1); break;
+      default: break;
+    }
+    if (v) v = conv(t, v);
+  } else if (const auto* bo = dyn_cast<BinaryOperator>(e)) {
+    if (bo->isAdditiveOp() || bo->isMultiplicativeOp() || bo->isShiftOp() || bo->isBitwiseOp() ||
+        bo->isComparisonOp()) {
+      ExprRef l = fixed_value(bo->getLHS(), depth + 1);
+      ExprRef rr = l ? fixed_value(bo->getRHS(), depth + 1) : nullptr;
+      if (rr)
+        v = arith(bo->getOpcode(), l, rr, bo->getLHS()->getType(), bo->getRHS()->getType(), bo->getType(), loc);
+    }
+  } else if (const auto* uo = dyn_cast<UnaryOperator>(e)) {
+    if (ExprRef s = fixed_value(uo->getSubExpr(), depth + 1)) {
+      switch (uo->getOpcode()) {
+        case UO_Plus: v = conv(t, s); break;
+        case UO_Minus: v = em().mk_unary(Op::Neg, conv(t, s)); break;
+        case UO_Not: v = em().mk_unary(Op::BitNot, conv(t, s)); break;
+        case UO_LNot: v = conv(t, em().mk_unary(Op::LNot, to_bool(s))); break;
+        default: break;
+      }
+    }
+  } else if (const auto* co = dyn_cast<ConditionalOperator>(e)) {
+    if (ExprRef c = fixed_value(co->getCond(), depth + 1))
+      if (ExprRef x = fixed_value(c->value != 0 ? co->getTrueExpr() : co->getFalseExpr(), depth + 1)) v = conv(t, x);
+  }
+  return v && v->is_const() ? v : nullptr;
+}
+
+// A variable holds a fixed value if nothing writes it after its initialisation (UseScan: no
+// assignment, ++/-- or address-of anywhere in the translation unit), it is not volatile, and
+// it is a local or static/global variable with a fixed initialiser (a global without one is
+// 0), or a parameter of a function that is only called directly (not main) and that every
+// call passes the same fixed value.
+ExprRef Translator::fixed_var(const VarDecl* vd, int depth) {
+  vd = vd->getCanonicalDecl();
+  const QualType qt = vd->getType();
+  if (!qt->isIntegerType() || qt.isVolatileQualified() || scan().modified.count(vd)) return nullptr;
+  const Type t = scalar_type(qt, vd->getLocation());
+  if (const auto* pv = dyn_cast<ParmVarDecl>(vd)) {
+    const auto* fd = dyn_cast<FunctionDecl>(pv->getDeclContext());
+    if (!fd || fd->isMain() || scan().escaping.count(fd->getCanonicalDecl())) return nullptr;
+    auto it = scan().calls.find(fd->getCanonicalDecl());
+    if (it == scan().calls.end()) return nullptr;
+    const unsigned idx = pv->getFunctionScopeIndex();
+    ExprRef v = nullptr;
+    for (const CallExpr* call : it->second) {
+      if (idx >= call->getNumArgs()) return nullptr;
+      ExprRef a = fixed_value(call->getArg(idx), depth + 1);
+      if (!a) return nullptr;
+      a = conv(t, a);
+      if (v && v != a) return nullptr;
+      v = a;
+    }
+    return v;
+  }
+  const Expr* init = nullptr;
+  for (const VarDecl* r : vd->redecls())
+    if (r->getInit()) init = r->getInit();
+  if (vd->hasGlobalStorage() && !init)
+    return vd->getDefinition() || vd->getActingDefinition() ? em().mk_const(t, 0) : nullptr;
+  if (!init) return nullptr;
+  ExprRef v = fixed_value(init, depth + 1);
+  return v ? conv(t, v) : nullptr;
+}
+
+namespace {
+std::string literal_name(const StringLiteral* sl) {
+  std::string out = "\"";
+  for (unsigned i = 0; i < sl->getLength(); ++i) {
+    if (out.size() >= 24) {
+      out += "...";
+      break;
+    }
+    const std::uint32_t c = sl->getCodeUnit(i);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c >= 32 && c < 127) {
+      out += static_cast<char>(c);
+    } else {
+      char buf[16];
+      if (c < 256) std::snprintf(buf, sizeof buf, "\\%03o", c);
+      else std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    }
+  }
+  return out + "\"";
+}
+}  // namespace
+
+// A string literal is a Global object with one cell per character of its array type (the
+// terminating 0 included), initialised to the characters. Equal literals share an object (C
+// allows it). C forbids writing to a literal: guard_literal_writes checks it.
+ObjectId Translator::literal_object(const StringLiteral* sl) {
+  const auto* at = ctx_.getAsConstantArrayType(sl->getType());
+  if (!at) unsupported(sl->getBeginLoc(), "string literal of unknown length");
+  const QualType elem = at->getElementType();
+  std::pair<std::string, std::string> key{sl->getBytes().str(), elem.getCanonicalType().getAsString()};
+  if (auto it = literals_.find(key); it != literals_.end()) return it->second;
+  const Type t = scalar_type(elem, sl->getBeginLoc());
+  const std::uint64_t n = at->getSize().getZExtValue();
+  if (n > 100000) unsupported(sl->getBeginLoc(), "string literal longer than 100000 characters");
+  ir::Object o;
+  o.kind = ir::ObjectKind::Global;
+  o.name = literal_name(sl);
+  o.loc = ir_loc(sl->getBeginLoc());
+  for (std::uint64_t i = 0; i < n; ++i) {
+    ir::Cell c;
+    c.name = o.name + "[" + std::to_string(i) + "]";
+    c.type = t;
+    c.init = ir::normalize(t, i < sl->getLength() ? sl->getCodeUnit(static_cast<std::size_t>(i)) : 0);
+    o.cells.push_back(std::move(c));
+  }
+  const ObjectId id = prog_.add_object(std::move(o));
+  literals_.emplace(std::move(key), id);
+  literal_ids_.push_back(id);
+  return id;
+}
+
+// Runs after every function is translated. Each instruction that writes memory through a
+// pointer that may point into a literal gets `Assert[MemSafety](the pointer is outside every
+// literal)` right before it, or before its ValidPtr check, which stays next to the access.
+// Pointers are ordered by (object, offset): literal objects lo..hi with consecutive ids are
+// one range test. A constant address outside the literals needs no guard.
+void Translator::guard_literal_writes() {
+  if (literal_ids_.empty()) return;
+  std::vector<ObjectId> ids = literal_ids_;
+  std::sort(ids.begin(), ids.end());
+  std::vector<std::pair<ObjectId, ObjectId>> ranges;
+  for (ObjectId o : ids) {
+    if (!ranges.empty() && ranges.back().second + 1 == o) ranges.back().second = o;
+    else ranges.push_back({o, o});
+  }
+  auto outside = [&](ExprRef p) -> ExprRef {
+    if (p->op == Op::ObjAddr)
+      return std::binary_search(ids.begin(), ids.end(), p->obj) ? em().mk_false() : nullptr;
+    if (p->is_const()) return nullptr;  // the null object
+    ExprRef all = em().mk_true();
+    for (auto [lo, hi] : ranges) {
+      const auto last = static_cast<std::int64_t>(prog_.objects[hi].cells.size()) - 1;
+      ExprRef in = em().mk_binary(Op::LAnd, em().mk_binary(Op::Ule, em().mk_obj_addr(lo, 0), p),
+                                  em().mk_binary(Op::Ule, p, em().mk_obj_addr(hi, last)));
+      all = em().mk_binary(Op::LAnd, all, em().mk_unary(Op::LNot, in));
+    }
+    return all;
+  };
+  auto written = [](const ir::Instr& in) -> ExprRef {
+    switch (in.kind) {
+      case InstrKind::Store:
+      case InstrKind::Lock:
+      case InstrKind::TryLock:
+      case InstrKind::Unlock:
+      case InstrKind::RdLock:
+      case InstrKind::WrLock:
+      case InstrKind::RwUnlock:
+      case InstrKind::ThreadCreate: return in.a;
+      case InstrKind::CondWait:
+      case InstrKind::ThreadJoin: return in.b;
+      default: return nullptr;
+    }
+  };
+  for (ir::Function& f : prog_.functions) {
+    if (!f.has_body) continue;
+    auto& body = f.body;
+    std::vector<ExprRef> guard(body.size(), nullptr);  // guard to put before instruction i
+    std::vector<std::size_t> of(body.size(), 0);       // the write it protects
+    for (std::size_t i = 0; i < body.size(); ++i) {
+      ExprRef p = written(body[i]);
+      ExprRef cond = p ? outside(p) : nullptr;
+      if (!cond) continue;
+      std::size_t at = i;
+      if (i > 0 && body[i - 1].kind == InstrKind::Assert && body[i - 1].assert_kind == ir::AssertKind::MemSafety &&
+          body[i - 1].a->op == Op::ValidPtr && body[i - 1].a->kids[0] == p)
+        at = i - 1;
+      guard[at] = cond;
+      of[at] = i;
+    }
+    std::vector<ir::Instr> out;
+    std::vector<std::uint32_t> new_index(body.size() + 1);
+    for (std::size_t i = 0; i < body.size(); ++i) {
+      new_index[i] = static_cast<std::uint32_t>(out.size());
+      if (guard[i]) {
+        ir::Instr g;
+        g.kind = InstrKind::Assert;
+        g.assert_kind = ir::AssertKind::MemSafety;
+        g.a = guard[i];
+        g.message = "write to a string literal";
+        g.loc = body[of[i]].loc;
+        g.text = body[of[i]].text;
+        out.push_back(std::move(g));
+      }
+      out.push_back(std::move(body[i]));
+    }
+    new_index[body.size()] = static_cast<std::uint32_t>(out.size());
+    for (auto& in : out)
+      if (in.kind == InstrKind::Goto) in.target = new_index[in.target];
+    body = std::move(out);
+  }
+}
+
+namespace {
+QualType pointee_of(ASTContext& ctx, const Expr* e) {  // of the argument before any cast
+  const QualType t = e->IgnoreParenCasts()->getType();
+  if (const auto* at = ctx.getAsArrayType(t)) return at->getElementType();
+  if (t->isPointerType()) return t->getPointeeType();
+  return QualType();
+}
+}  // namespace
+
+// Whether only the sign of integer expression `e` is observable: it is only compared with 0
+// (`e == 0`, `e < 0`, ...), negated, used as a condition or an operand of && / ||, possibly
+// through parentheses and widening casts to a signed type or to bool.
+bool Translator::sign_only(const Expr* e) {
+  for (int depth = 0; depth < 16; ++depth) {
+    const auto parents = ctx_.getParents(*e);
+    if (parents.size() != 1) return false;
+    const DynTypedNode& p = parents[0];
+    if (const auto* pe = p.get<ParenExpr>()) {
+      e = pe;
+      continue;
+    }
+    if (const auto* ic = p.get<ImplicitCastExpr>()) {
+      const bool widen = ic->getCastKind() == CK_IntegralCast && ic->getType()->isSignedIntegerType() &&
+                         ctx_.getTypeSize(ic->getType()) >= ctx_.getTypeSize(e->getType());
+      if (!widen && ic->getCastKind() != CK_IntegralToBoolean) return false;
+      e = ic;
+      continue;
+    }
+    if (const auto* uo = p.get<UnaryOperator>()) return uo->getOpcode() == UO_LNot;
+    if (const auto* bo = p.get<BinaryOperator>()) {
+      if (bo->getOpcode() == BO_LAnd || bo->getOpcode() == BO_LOr) return true;
+      if (!bo->isComparisonOp()) return false;
+      const Expr* other = bo->getLHS()->IgnoreParenImpCasts() == e->IgnoreParenImpCasts() ? bo->getRHS() : bo->getLHS();
+      Expr::EvalResult r;
+      return other->EvaluateAsInt(r, ctx_) && r.Val.isInt() && r.Val.getInt() == 0;
+    }
+    if (const auto* is = p.get<IfStmt>()) return is->getCond() == e;
+    if (const auto* ws = p.get<WhileStmt>()) return ws->getCond() == e;
+    if (const auto* ds = p.get<DoStmt>()) return ds->getCond() == e;
+    if (const auto* fs = p.get<ForStmt>()) return fs->getCond() == e;
+    if (const auto* co = p.get<ConditionalOperator>()) return co->getCond() == e;
+    return false;
+  }
+  return false;
+}
+
+// strcpy, strncpy, strlen, strcmp, memset, memcpy (declared, not defined by the program),
+// emitted in place as loops over single cells: each read and each write is one instruction
+// with its ValidPtr check, as in a byte-by-byte libc, so other threads can interleave between
+// them. Characters are `char` cells. strcmp's result is any int of the right sign (C fixes
+// only the sign; -1/0/1 when only the sign is observed). memset and memcpy work on the cells of the pointee type T of their pointer
+// argument before its conversion to void*: n bytes must be whole elements of T (a constant n
+// that is not is unsupported, another n a Limit error), and memset's byte must be one that
+// every cell can hold (pointers: 0 only). strcpy from a literal writes the literal's
+// characters directly: a literal never changes (guard_literal_writes).
+ExprRef Translator::rv_string_call(const std::string& name, const CallExpr* ce, bool want) {
+  const SourceLocation loc = ce->getExprLoc();
+  const unsigned nargs = ce->getNumArgs();
+  const unsigned need = name == "strlen" ? 1u : (name == "strcpy" || name == "strcmp") ? 2u : 3u;
+  if (nargs != need) unsupported(loc, "call to '" + name + "' with " + std::to_string(nargs) + " arguments");
+  const Type i64 = Type::integer(64, true), u64 = Type::integer(64, false), chr = Type::integer(8, true),
+             uchr = Type::integer(8, false);
+  auto ptr_arg = [&](unsigned i) { return tmp_of(conv(Type::pointer(), rvalue(ce->getArg(i)))); };
+  auto at = [&](ExprRef p, ExprRef off) { return em().mk_binary(Op::PtrAdd, p, off); };
+  auto load_at = [&](Type t, ExprRef addr) {
+    check_ptr(addr);
+    LocalId l = new_tmp(t);
+    emit(InstrKind::Assign, em().mk_load(t, addr), nullptr, l);
+    return em().mk_local(t, l);
+  };
+  auto store_at = [&](ExprRef addr, ExprRef v) {
+    check_ptr(addr);
+    emit(InstrKind::Store, addr, v);
+  };
+  auto counter = [&]() {
+    LocalId i = new_tmp(i64);
+    emit(InstrKind::Assign, int_const(0), nullptr, i);
+    return em().mk_local(i64, i);
+  };
+  auto incr = [&](ExprRef i, std::uint64_t k) {
+    emit(InstrKind::Assign, em().mk_binary(Op::Add, i, int_const(static_cast<std::int64_t>(k))), nullptr,
+         static_cast<LocalId>(i->value));
+  };
+  auto result = [&](ExprRef v) -> ExprRef {
+    if (!want || ce->getType()->isVoidType()) return nullptr;
+    return conv(scalar_type(ce->getType(), loc), v);
+  };
+  const ExprRef zero_chr = em().mk_const(chr, 0);
+
+  if (name == "strlen") {
+    ExprRef s = ptr_arg(0);
+    ExprRef i = counter();
+    int head = new_label(), end = new_label();
+    place(head);
+    ExprRef c = load_at(chr, at(s, i));
+    jump(end, em().mk_binary(Op::Eq, c, zero_chr));
+    incr(i, 1);
+    jump(head);
+    place(end);
+    return result(i);
+  }
+  if (name == "strcmp") {
+    ExprRef a = ptr_arg(0), b = ptr_arg(1);
+    ExprRef i = counter();
+    int head = new_label(), out = new_label();
+    place(head);
+    ExprRef c1 = load_at(uchr, at(a, i));
+    ExprRef c2 = load_at(uchr, at(b, i));
+    jump(out, em().mk_binary(Op::Ne, c1, c2));
+    incr(i, 1);
+    jump(head, em().mk_binary(Op::Ne, c1, em().mk_const(uchr, 0)));
+    place(out);
+    if (!want) return nullptr;
+    const Type rt = scalar_type(ce->getType(), loc);
+    if (sign_only(ce))  // every value of the right sign behaves the same
+      return em().mk_ite(em().mk_binary(Op::Eq, c1, c2), em().mk_const(rt, 0),
+                         em().mk_ite(em().mk_binary(Op::Ult, c1, c2), em().mk_int(rt, -1), em().mk_int(rt, 1)));
+    LocalId r = new_tmp(rt);
+    emit(InstrKind::Havoc, nullptr, nullptr, r);
+    ExprRef rv = em().mk_local(rt, r), z = em().mk_const(rt, 0);
+    emit(InstrKind::Assume,
+         em().mk_ite(em().mk_binary(Op::Eq, c1, c2), em().mk_binary(Op::Eq, rv, z),
+                     em().mk_ite(em().mk_binary(Op::Ult, c1, c2), em().mk_binary(Op::Slt, rv, z),
+                                 em().mk_binary(Op::Slt, z, rv))));
+    return rv;
+  }
+  if (name == "strcpy") {
+    ExprRef d = ptr_arg(0);
+    const Expr* src = ce->getArg(1)->IgnoreParenCasts();
+    if (const auto* pe = dyn_cast<PredefinedExpr>(src); pe && pe->getFunctionName()) src = pe->getFunctionName();
+    if (const auto* sl = dyn_cast<StringLiteral>(src); sl && sl->getCharByteWidth() == 1) {
+      const std::string str = sl->getString().str();
+      const std::size_t len = std::min(str.size(), str.find('\0'));
+      for (std::size_t k = 0; k <= len; ++k)
+        store_at(at(d, int_const(static_cast<std::int64_t>(k))),
+                 em().mk_const(chr, ir::normalize(chr, k < len ? static_cast<unsigned char>(str[k]) : 0)));
+      return result(d);
+    }
+    ExprRef s = ptr_arg(1);
+    ExprRef i = counter();
+    int head = new_label();
+    place(head);
+    ExprRef c = load_at(chr, at(s, i));
+    store_at(at(d, i), c);
+    incr(i, 1);
+    jump(head, em().mk_binary(Op::Ne, c, zero_chr));
+    return result(d);
+  }
+  if (name == "strncpy") {
+    ExprRef d = ptr_arg(0), s = ptr_arg(1);
+    ExprRef n = tmp_of(conv(i64, rvalue(ce->getArg(2))));
+    ExprRef i = counter();
+    int copy = new_label(), pad = new_label(), end = new_label();
+    place(copy);
+    jump(end, em().mk_binary(Op::Eq, i, n));
+    ExprRef c = load_at(chr, at(s, i));
+    store_at(at(d, i), c);
+    incr(i, 1);
+    jump(copy, em().mk_binary(Op::Ne, c, zero_chr));
+    place(pad);  // the rest of the n characters are 0
+    jump(end, em().mk_binary(Op::Eq, i, n));
+    store_at(at(d, i), zero_chr);
+    incr(i, 1);
+    jump(pad);
+    place(end);
+    return result(d);
+  }
+
+  // memset / memcpy
+  const bool is_set = name == "memset";
+  ExprRef d = ptr_arg(0);
+  QualType t = pointee_of(ctx_, ce->getArg(0));
+  ExprRef s = nullptr, byte = nullptr;
+  if (is_set) {
+    ExprRef c = fixed_value(ce->getArg(1));
+    byte = c ? em().mk_const(uchr, c->value & 0xff) : tmp_of(conv(uchr, rvalue(ce->getArg(1))));
+  } else {
+    s = ptr_arg(1);
+    const QualType ts = pointee_of(ctx_, ce->getArg(1));
+    if (t.isNull() || t->isVoidType()) {
+      t = ts;
+    } else if (!ts.isNull() && !ts->isVoidType()) {
+      std::vector<CellSpec> a, b;
+      flatten(t, "", loc, a);
+      flatten(ts, "", loc, b);
+      bool same = a.size() == b.size() && ctx_.getTypeSizeInChars(t) == ctx_.getTypeSizeInChars(ts);
+      for (std::size_t k = 0; same && k < a.size(); ++k) same = a[k].type == b[k].type && a[k].kind == b[k].kind;
+      if (!same)
+        unsupported(loc, "memcpy from '" + ts.getAsString() + "' to '" + t.getAsString() + "' (different cell layouts)");
+    }
+  }
+  if (t.isNull() || t->isVoidType() || t->isIncompleteType() || t->isFunctionType())
+    unsupported(loc, name + " through a pointer whose element type is unknown");
+  std::vector<CellSpec> cells;
+  flatten(t, "", loc, cells);
+  const std::uint64_t k = cells.size();
+  const std::uint64_t es = static_cast<std::uint64_t>(ctx_.getTypeSizeInChars(t).getQuantity());
+  std::vector<ExprRef> values;  // memset: the value of each cell of an element
+  if (is_set) {
+    const bool zero = byte->is_const() && byte->value == 0;
+    for (const CellSpec& c : cells) {
+      if (zero) {
+        values.push_back(c.type.is_ptr() ? em().mk_null() : em().mk_const(c.type, 0));
+        continue;
+      }
+      if (c.type.is_ptr()) unsupported(loc, "memset of a pointer to a nonzero byte");
+      if (c.kind != CellKind::Data) unsupported(loc, "memset of a synchronization object to a nonzero byte");
+      if (c.type.is_bool()) {
+        if (!byte->is_const() || byte->value > 1) unsupported(loc, "memset of a _Bool to a byte other than 0 or 1");
+        values.push_back(em().mk_bool(byte->value != 0));
+        continue;
+      }
+      std::uint64_t rep = 0;
+      for (unsigned b = 0; b < c.type.width; b += 8) rep |= 1ULL << b;
+      ExprRef v = conv(c.type, byte);  // the byte in every byte of the cell
+      values.push_back(rep == 1 ? v : em().mk_binary(Op::Mul, v, em().mk_const(c.type, ir::normalize(c.type, rep))));
+    }
+  }
+  auto element_cell = [&](ExprRef base, std::uint64_t j) {  // cell j of the element at cell offset `base`
+    ExprRef o = j == 0 ? base : em().mk_binary(Op::Add, base, int_const(static_cast<std::int64_t>(j)));
+    if (is_set) {
+      store_at(at(d, o), values[j]);
+    } else {
+      ExprRef v = load_at(cells[j].type, at(s, o));
+      store_at(at(d, o), v);
+    }
+  };
+  ExprRef n = fixed_value(ce->getArg(2));
+  if (n) {
+    const std::uint64_t bytes = conv(u64, n)->value;
+    if (es == 0 || bytes % es != 0)
+      unsupported(loc, name + " of " + std::to_string(bytes) + " bytes: not whole elements of '" + t.getAsString() + "'");
+    const std::uint64_t count = bytes / es;
+    if (count * k <= 32) {  // unrolled
+      for (std::uint64_t e = 0; e < count; ++e)
+        for (std::uint64_t j = 0; j < k; ++j) element_cell(int_const(static_cast<std::int64_t>(e * k)), j);
+      return result(d);
+    }
+    n = int_const(static_cast<std::int64_t>(count * k));
+  } else {
+    ExprRef nb = tmp_of(conv(u64, rvalue(ce->getArg(2))));
+    if (es == 0) unsupported(loc, name + " of a zero-size element type");
+    assert_limit(em().mk_binary(Op::Eq, em().mk_binary(Op::URem, nb, em().mk_const(u64, es)), em().mk_const(u64, 0)),
+                 name + " of a size that is not whole elements of '" + t.getAsString() + "'");
+    n = tmp_of(em().mk_binary(Op::Mul, conv(i64, em().mk_binary(Op::UDiv, nb, em().mk_const(u64, es))),
+                              int_const(static_cast<std::int64_t>(k))));
+  }
+  ExprRef i = counter();
+  int head = new_label(), end = new_label();
+  place(head);
+  jump(end, em().mk_binary(Op::Eq, i, n));
+  for (std::uint64_t j = 0; j < k; ++j) element_cell(i, j);
+  incr(i, k);
+  jump(head);
+  place(end);
+  return result(d);
+}
+
+// main(int argc, char *argv[]): argc is any int >= 1 (C also allows 0; CBMC and SV-COMP assume
+// >= 1) and argv points to a hidden Global object of kArgvCells pointer cells: argv[i] is the
+// i-th argument string for i < argc and null otherwise. So argv[argc] is null while
+// argc < kArgvCells; an access past the object is out of bounds (MemSafety), which covers
+// longer argument lists soundly. The strings are objects without cells: their contents are
+// unknown input, reading them is out of bounds (MemSafety), and only sscanf uses them, as
+// arbitrary strings (rv_sscanf).
+void Translator::main_arguments(const FunctionDecl* fd) {
+  bool used = false;
+  for (const ParmVarDecl* p : fd->parameters()) used |= p->isReferenced();
+  if (!used) return;  // unobservable
+  if (fd->getNumParams() > 2) unsupported(fd->getParamDecl(2)->getLocation(), "main with an environment parameter");
+  if (auto it = scan().calls.find(fd->getCanonicalDecl()); it != scan().calls.end())
+    unsupported(it->second.front()->getExprLoc(), "call to main, whose parameters are the command line");
+  const bool use_argv = fd->getNumParams() == 2 && fd->getParamDecl(1)->isReferenced();
+  const std::string saved_text = cur_text_;
+  cur_text_ = "main's arguments";
+  const Type at = st_->fn->locals[0].type;
+  if (!at.is_int()) unsupported(fd->getParamDecl(0)->getLocation(), "main's first parameter is not an integer");
+  const LocalId argc = 0, argv = 1;
+  const ExprRef argc_v = em().mk_local(at, argc);
+  emit(InstrKind::Havoc, nullptr, nullptr, argc);
+  emit(InstrKind::Assume, em().mk_binary(at.is_signed ? Op::Sle : Op::Ule, em().mk_const(at, 1), argc_v));
+  if (use_argv) {
+    if (!st_->fn->locals[argv].type.is_ptr())
+      unsupported(fd->getParamDecl(1)->getLocation(), "main's second parameter is not a pointer");
+    for (std::uint64_t i = 0; i < kArgvCells; ++i) {
+      ir::Object s;
+      s.kind = ir::ObjectKind::Global;
+      s.name = "*argv[" + std::to_string(i) + "]";
+      s.loc = ir_loc(fd->getParamDecl(1)->getLocation());
+      argv_strings_.push_back(prog_.add_object(std::move(s)));
+    }
+    ir::Object o;
+    o.kind = ir::ObjectKind::Global;
+    o.name = "argv";
+    o.loc = ir_loc(fd->getParamDecl(1)->getLocation());
+    for (std::uint64_t i = 0; i < kArgvCells; ++i) {
+      ir::Cell c;
+      c.name = "argv[" + std::to_string(i) + "]";
+      c.type = Type::pointer();
+      if (i == 0) c.init_obj = argv_strings_[0];  // argc >= 1
+      o.cells.push_back(std::move(c));
+    }
+    const ObjectId obj = prog_.add_object(std::move(o));
+    emit(InstrKind::Assign, em().mk_obj_addr(obj, 0), nullptr, argv);
+    for (std::uint64_t i = 1; i < kArgvCells; ++i)
+      emit(InstrKind::Store, em().mk_obj_addr(obj, static_cast<std::int64_t>(i)),
+           em().mk_ite(em().mk_binary(at.is_signed ? Op::Slt : Op::Ult, em().mk_const(at, i), argc_v),
+                       em().mk_obj_addr(argv_strings_[i], 0), em().mk_null()));
+  }
+  cur_text_ = saved_text;
+}
+
+// sscanf(str, fmt, p1, ..., pk) where str is one of main's argument strings (any other string is
+// a Limit error): its contents are arbitrary, so every outcome is possible. The result r is
+// any int in [-1 (EOF), k] and p1..pr get arbitrary values of their types (the others keep
+// theirs). This is exact for the conversions allowed (integers and single chars: every value
+// has a spelling) and for one read of each string: a second read must agree with the first,
+// so it is a Limit error (a flag per string, set with a test-and-set so that two threads
+// cannot both pass). str itself is not read.
+ExprRef Translator::rv_sscanf(const CallExpr* ce, bool want) {
+  const SourceLocation loc = ce->getExprLoc();
+  if (ce->getNumArgs() < 2) unsupported(loc, "sscanf without a format");
+  const auto* fl = dyn_cast<StringLiteral>(ce->getArg(1)->IgnoreParenCasts());
+  if (!fl || fl->getCharByteWidth() != 1) unsupported(loc, "sscanf with a format that is not a string literal");
+  const std::string f = fl->getString().str();
+  std::vector<unsigned> bits;  // per assigning conversion: the pointee's width
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    if (f[i] != '%') continue;
+    if (++i < f.size() && f[i] == '%') continue;
+    const bool suppress = i < f.size() && f[i] == '*';
+    if (suppress) ++i;
+    std::uint64_t width = 0;
+    bool has_width = false;
+    while (i < f.size() && std::isdigit(static_cast<unsigned char>(f[i]))) {
+      width = width * 10 + static_cast<std::uint64_t>(f[i++] - '0');
+      has_width = true;
+    }
+    unsigned w = 32;
+    bool has_len = true;
+    if (f.compare(i, 2, "hh") == 0) w = 8, i += 2;
+    else if (f.compare(i, 2, "ll") == 0) w = 64, i += 2;
+    else if (i < f.size() && f[i] == 'h') w = 16, ++i;
+    else if (i < f.size() && (f[i] == 'l' || f[i] == 'j' || f[i] == 'z' || f[i] == 't')) w = 64, ++i;
+    else has_len = false;
+    if (i >= f.size()) unsupported(loc, "sscanf format ends inside a conversion");
+    const char c = f[i];
+    if (c == '[') {  // skip the scan set: ']' first is a member
+      if (++i < f.size() && f[i] == '^') ++i;
+      if (i < f.size() && f[i] == ']') ++i;
+      while (i < f.size() && f[i] != ']') ++i;
+    }
+    if (suppress && c != 'n') continue;  // consumes input, assigns nothing, not counted
+    if (std::strchr("diouxX", c)) bits.push_back(w);
+    else if (c == 'c' && !has_len && (!has_width || width == 1)) bits.push_back(8);
+    else unsupported(loc, std::string("sscanf conversion '%") + c + "' (only integers and single chars)");
+  }
+  const unsigned k = static_cast<unsigned>(bits.size());
+  if (ce->getNumArgs() < 2 + k) unsupported(loc, "sscanf with fewer arguments than conversions");
+  std::vector<Type> types;
+  for (unsigned j = 0; j < k; ++j) {
+    const Expr* a = ce->getArg(2 + j);
+    const QualType pt = a->getType()->isPointerType() ? a->getType()->getPointeeType() : QualType();
+    if (pt.isNull() || !pt->isIntegerType() || pt->isBooleanType() || ctx_.getTypeSize(pt) != bits[j])
+      unsupported(a->getExprLoc(), "sscanf argument of type '" + a->getType().getAsString() +
+                                       "' for a conversion of " + std::to_string(bits[j]) + " bits");
+    types.push_back(scalar_type(pt, a->getExprLoc()));
+  }
+  ExprRef str = tmp_of(conv(Type::pointer(), rvalue(ce->getArg(0))));
+  std::vector<ExprRef> ptrs;
+  for (unsigned j = 2; j < ce->getNumArgs(); ++j) {
+    if (j < 2 + k) ptrs.push_back(tmp_of(conv(Type::pointer(), rvalue(ce->getArg(j)))));
+    else rvalue(ce->getArg(j), false);  // excess arguments are evaluated and ignored
+  }
+  ExprRef is_arg = em().mk_false();
+  for (ObjectId s : argv_strings_)
+    is_arg = em().mk_binary(Op::LOr, is_arg, em().mk_binary(Op::Eq, str, em().mk_obj_addr(s, 0)));
+  assert_limit(is_arg, "sscanf from a string that is not a command-line argument");
+  if (!argv_strings_.empty()) {
+    if (!sscanf_flags_) {
+      ir::Object o;
+      o.kind = ir::ObjectKind::Global;
+      o.name = "sscanf read argv";
+      o.loc = ir_loc(loc);
+      for (std::size_t i = 0; i < argv_strings_.size(); ++i) {
+        ir::Cell c;
+        c.name = "sscanf read argv[" + std::to_string(i) + "]";
+        c.type = Type::integer(32, true);
+        c.kind = CellKind::Mutex;
+        o.cells.push_back(std::move(c));
+      }
+      sscanf_flags_ = prog_.add_object(std::move(o));
+    }
+    ExprRef flag = em().mk_obj_addr(sscanf_flags_, static_cast<std::int64_t>(argv_strings_.size() - 1));
+    for (std::size_t i = argv_strings_.size() - 1; i-- > 0;)
+      flag = em().mk_ite(em().mk_binary(Op::Eq, str, em().mk_obj_addr(argv_strings_[i], 0)),
+                         em().mk_obj_addr(sscanf_flags_, static_cast<std::int64_t>(i)), flag);
+    flag = tmp_of(flag);
+    check_ptr(flag);
+    const Type i32 = Type::integer(32, true);
+    LocalId busy = new_tmp(i32);
+    emit(InstrKind::TryLock, flag, nullptr, busy);
+    assert_limit(em().mk_binary(Op::Eq, em().mk_local(i32, busy), em().mk_const(i32, 0)),
+                 "sscanf reads the same command-line argument twice");
+  }
+  const Type rt = Type::integer(32, true);
+  LocalId r = new_tmp(rt);
+  emit(InstrKind::Havoc, nullptr, nullptr, r);
+  ExprRef rv = em().mk_local(rt, r);
+  emit(InstrKind::Assume, em().mk_binary(Op::LAnd, em().mk_binary(Op::Sle, em().mk_int(rt, -1), rv),
+                                         em().mk_binary(Op::Sle, rv, em().mk_int(rt, k))));
+  for (unsigned j = 0; j < k; ++j) {
+    int skip = new_label();
+    jump(skip, em().mk_binary(Op::Slt, rv, em().mk_int(rt, j + 1)));
+    LocalId v = new_tmp(types[j]);
+    emit(InstrKind::Havoc, nullptr, nullptr, v);
+    check_ptr(ptrs[j]);
+    emit(InstrKind::Store, ptrs[j], em().mk_local(types[j], v));
+    place(skip);
+  }
+  return want ? conv(scalar_type(ce->getType(), loc), rv) : nullptr;
+}
+
+// ---------------------------------------------------------------------------------------
 // Statements
 
 void Translator::decl_stmt(const DeclStmt* ds) {
@@ -1393,7 +2198,38 @@ void Translator::decl_stmt(const DeclStmt* ds) {
     }
     const SourceLocation loc = vd->getLocation();
     const QualType t = vd->getType();
-    if (t->isVariableArrayType()) unsupported(loc, "variable-length array");
+    if (const VariableArrayType* vat = ctx_.getAsVariableArrayType(t)) {
+      // The length is evaluated when the declaration executes. A fixed length (fixed_value)
+      // gives an exact object; otherwise the object has kCapacity elements and a longer array
+      // is a Limit error (a length <= 0 is undefined behaviour: MemSafety).
+      const QualType elem = vat->getElementType();
+      if (ctx_.getAsVariableArrayType(elem)) unsupported(loc, "multi-dimensional variable-length array");
+      cells_of(elem, loc);
+      const Expr* size = vat->getSizeExpr();
+      ExprRef n = fixed_value(size);
+      std::uint64_t len = kCapacity;
+      if (n && ir::as_signed(n->type, n->value) > 0) {
+        len = n->value;
+        if (len * cells_of(elem, loc) > 100000) unsupported(loc, "array with more than 100000 cells");
+      } else {
+        if (!n) n = rvalue(size);
+        const bool sgn = n->type.is_int() && n->type.is_signed;
+        const Type it = Type::integer(64, sgn);
+        n = tmp_of(conv(it, n));
+        ir::Instr in;
+        in.kind = InstrKind::Assert;
+        in.assert_kind = ir::AssertKind::MemSafety;
+        in.a = em().mk_binary(sgn ? Op::Slt : Op::Ult, em().mk_const(it, 0), n);
+        in.message = "variable-length array length is not positive";
+        emit(std::move(in));
+        assert_limit(em().mk_binary(sgn ? Op::Sle : Op::Ule, n, em().mk_const(it, kCapacity)),
+                     "variable-length array longer than " + std::to_string(kCapacity) +
+                         " elements (the modelled capacity)");
+      }
+      vla_length_[vd->getCanonicalDecl()] = len;
+      object_of(vd);
+      continue;
+    }
     const Expr* init = vd->getInit();
     const bool obj = is_aggregate(t) || sync_kind(ctx_, t) != Sync::None || st_->addr_taken.count(vd);
     if (!obj) {
@@ -1670,6 +2506,7 @@ void Translator::translate_function(const FunctionDecl* fd) {
     else st.locals[p] = l;
   }
   fn.num_params = static_cast<std::uint32_t>(fn.locals.size());
+  if (fd->isMain() && fd->getNumParams() > 0) main_arguments(fd);
   for (auto& [p, l] : spilled) {
     ObjectId o = object_of(p);
     emit(InstrKind::Store, em().mk_obj_addr(o, 0), em().mk_local(fn.locals[l].type, l));
@@ -1797,6 +2634,7 @@ FrontendResult Translator::run() {
       diags_.push_back(diag_at(u.loc, "unsupported: " + u.what));
     }
   }
+  if (diags_.empty()) guard_literal_writes();
   if (!diags_.empty()) {
     res.status = FrontendStatus::Unsupported;
     res.diagnostics = std::move(diags_);

@@ -6,8 +6,10 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 
 using namespace siren;
@@ -400,6 +402,276 @@ TEST_CASE("every instruction has a location and a one-line source text") {
     CHECK(in.text.size() <= 80);
   }
   CHECK(fn(p, "main").body[0].text == "g = g + 1");
+}
+
+// --- string literals, string.h, main's arguments, sscanf, non-constant sizes
+
+namespace {
+
+void valid(const ir::Program& p) {
+  for (const auto& msg : ir::validate(p)) CHECK_MESSAGE(false, msg);
+  well_formed(p);
+}
+
+// The assert messages of f, in order, with the kind's initial (P/M/L).
+std::vector<std::string> asserts(const ir::Function& f) {
+  std::vector<std::string> out;
+  for (auto& in : f.body)
+    if (in.kind == InstrKind::Assert)
+      out.push_back(std::string(in.assert_kind == ir::AssertKind::Property ? "P " : in.assert_kind == ir::AssertKind::MemSafety ? "M " : "L ") +
+                    in.message);
+  return out;
+}
+
+int count_msg(const ir::Function& f, const std::string& msg) {
+  int n = 0;
+  for (auto& in : f.body) n += in.kind == InstrKind::Assert && in.message == msg;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("string literals: one constant Global object per distinct literal, terminating 0 included") {
+  auto p = ok(R"(
+const char *g = "hi" + 1;
+const char *f(void) { return __func__; }
+int main() {
+  const char *a = "hello", *b = "hello", *c = "a\0b";
+  return a[4] + b[0] + c[2] + g[0] + f()[0];
+}
+)");
+  valid(p);
+  const auto& hello = obj(p, "\"hello\"");
+  CHECK(hello.kind == ir::ObjectKind::Global);
+  REQUIRE(hello.cells.size() == 6);
+  CHECK(hello.cells[0].init == 'h');
+  CHECK(hello.cells[4].init == 'o');
+  CHECK(hello.cells[5].init == 0);
+  CHECK(!hello.cells[5].init_nondet);
+  CHECK(hello.cells[0].type == ir::Type::integer(8, true));
+  int hellos = 0;
+  for (auto& o : p.objects) hellos += o.name == "\"hello\"";
+  CHECK(hellos == 1);  // "hello" twice: one object
+  const auto& c = obj(p, "\"a\\000b\"");
+  REQUIRE(c.cells.size() == 4);  // char[4]: 'a', 0, 'b', 0
+  CHECK(c.cells[2].init == 'b');
+  const auto& hi = obj(p, "\"hi\"");
+  CHECK(obj(p, "g").cells[0].init_obj == hi.id);  // a global initialised with "hi" + 1
+  CHECK(obj(p, "g").cells[0].init == 1);
+  CHECK(obj(p, "\"f\"").cells.size() == 2);  // __func__ in f
+}
+
+TEST_CASE("string literals: a write that may hit a literal is a MemSafety error first") {
+  auto p = ok(R"(
+char buf[4];
+int main() {
+  char *s = "abc";
+  char *t = buf;
+  t[0] = 'x';   // a pointer: guarded
+  buf[1] = 'y'; // a constant address of another object: not guarded
+  s[0] = 'z';   // guarded (and fails)
+  return 0;
+}
+)");
+  valid(p);
+  const auto& m = fn(p, "main");
+  CHECK(count_msg(m, "write to a string literal") == 2);
+  for (std::size_t i = 0; i < m.body.size(); ++i)
+    if (m.body[i].kind == InstrKind::Assert && m.body[i].message == "write to a string literal") {
+      CHECK(m.body[i].assert_kind == ir::AssertKind::MemSafety);
+      REQUIRE(i + 2 < m.body.size());
+      CHECK(m.body[i + 1].a->op == ir::Op::ValidPtr);  // the access check stays next to the store
+      CHECK(m.body[i + 2].kind == InstrKind::Store);
+    }
+  // without literals nothing is added
+  auto q = ok("char buf[4];\nint main() { char *t = buf; t[1] = 1; return 0; }\n");
+  CHECK(count_msg(fn(q, "main"), "write to a string literal") == 0);
+}
+
+TEST_CASE("string.h: strcpy from a literal stores its characters, loops access one cell per instruction") {
+  auto p = ok(R"(
+#include <string.h>
+char *v;
+char buf[8];
+int n;
+void *thread2(void *arg) { if (v) strcpy(v, "Big"); return 0; }
+int main() {
+  strcpy(buf, v);
+  n = strlen(buf) + strcmp(buf, v);
+  if (strcmp(buf, "x") == 0) n = 1;
+  strncpy(buf, v, 3);
+  thread2(0);
+  return 0;
+}
+)");
+  valid(p);
+  const auto& t2 = fn(p, "thread2");
+  std::vector<std::uint64_t> stored;
+  for (auto& in : t2.body)
+    if (in.kind == InstrKind::Store) stored.push_back(in.b->value);
+  CHECK(stored == std::vector<std::uint64_t>{'B', 'i', 'g', 0});
+  CHECK(count(t2, InstrKind::Goto) == 1);  // only the `if (v)`
+  const auto& m = fn(p, "main");
+  // strcpy, strlen, 2x strcmp, strncpy: each is a loop (a backward goto)
+  int back = 0;
+  for (std::size_t i = 0; i < m.body.size(); ++i)
+    if (m.body[i].kind == InstrKind::Goto && m.body[i].target <= i) ++back;
+  CHECK(back == 6);  // strncpy has two loops (copy, pad)
+  CHECK(count(m, InstrKind::Havoc) == 1);  // strcmp's result used as a value; == 0 needs no havoc
+  CHECK(count(m, InstrKind::Assume) == 1);
+}
+
+TEST_CASE("string.h: memset and memcpy work on the cells of the pointee type") {
+  auto p = ok(R"(
+#include <string.h>
+struct S { int a; int *p; char c; };
+struct S s[2], t[2];
+int arr[100];
+int main() {
+  int n = 40;
+  memset(s, 0, sizeof s);
+  memcpy(t, s, sizeof(struct S));
+  memset(arr, 1, sizeof arr);
+  memcpy(arr, arr + 50, n);
+  return arr[0];
+}
+)");
+  valid(p);
+  const auto& m = fn(p, "main");
+  // memset(s, 0, ...): unrolled, 6 constant stores of zero/null
+  int const_stores = 0;
+  for (auto& in : m.body)
+    if (in.kind == InstrKind::Store && in.a->op == ir::Op::ObjAddr && in.a->obj == obj(p, "s").id) {
+      ++const_stores;
+      CHECK(in.b->is_const());
+      CHECK(in.b->value == 0);
+    }
+  CHECK(const_stores == 6);
+  // memset(arr, 1, 400): a loop storing 0x01010101
+  bool pattern = false;
+  for (auto& in : m.body)
+    if (in.kind == InstrKind::Store && in.b->is_const() && in.b->value == 0x01010101) pattern = true;
+  CHECK(pattern);
+  CHECK(count_msg(m, "memcpy of a size that is not whole elements of 'int'") == 0);  // n is fixed: 40
+  // memcpy(t, s, sizeof(struct S)): cell k of t from cell k of s, each with its own type
+  std::vector<ir::Type> loaded;
+  for (auto& in : m.body)
+    if (in.kind == InstrKind::Store && in.a->op == ir::Op::ObjAddr && in.a->obj == obj(p, "t").id) {
+      REQUIRE(in.b->op == ir::Op::Local);
+      loaded.push_back(m.locals[in.b->value].type);
+      CHECK(obj(p, "t").cells[in.a->offset()].type == m.locals[in.b->value].type);
+    }
+  CHECK(loaded == std::vector<ir::Type>{ir::Type::integer(32, true), ir::Type::pointer(), ir::Type::integer(8, true)});
+}
+
+TEST_CASE("string.h: what cannot be modelled exactly is reported") {
+  struct Case { const char* code; const char* what; };
+  const Case cases[] = {
+      {"#include <string.h>\nvoid clear(void *p) {\n  memset(p, 0, 4); }\nint main() { int x; clear(&x); return 0; }\n",
+       "element type is unknown"},
+      {"#include <string.h>\nint *q[2];\nint main() {\n  memset(q, 1, sizeof q); return 0; }\n", "memset of a pointer"},
+      {"#include <string.h>\nint a[2]; char b[8];\nint main() {\n  memcpy(a, b, 8); return 0; }\n", "different cell layouts"},
+      {"#include <string.h>\nint a[2];\nint main() {\n  memset(a, 0, 6); return 0; }\n", "not whole elements"},
+      {"#include <stdio.h>\nint main(int argc, char **argv) { char s[4];\n  sscanf(argv[1], \"%s\", s); return 0; }\n",
+       "sscanf conversion '%s'"},
+      {"#include <stdio.h>\nint main(int argc, char **argv) { long x;\n  sscanf(argv[1], \"%d\", &x); return 0; }\n",
+       "sscanf argument"},
+      {"int main(int argc, char **argv,\n  char **envp) { return envp != 0; }\n", "environment"},
+  };
+  for (const auto& c : cases) {
+    auto path = temp_file("u.c", c.code);
+    auto r = frontend::translate_file(path);
+    INFO(c.code);
+    REQUIRE(r.status == FrontendStatus::Unsupported);
+    const std::string d = r.diagnostics[0].str();
+    INFO(d);
+    const bool at_call_line = d.rfind(path + ":4:", 0) == 0 || d.rfind(path + ":3:", 0) == 0 || d.rfind(path + ":2:", 0) == 0;
+    CHECK(at_call_line);
+    CHECK(d.find(c.what) != std::string::npos);
+  }
+}
+
+TEST_CASE("main(argc, argv): nondet argc >= 1, argv[i] null from argc on, strings without cells") {
+  auto p = ok(R"(
+#include <stdio.h>
+int x = 3;
+int main(int argc, char *argv[]) {
+  if (argc == 2) sscanf(argv[1], "%d", &x);
+  return x;
+}
+)");
+  valid(p);
+  const auto& m = fn(p, "main");
+  REQUIRE(m.num_params == 2);
+  CHECK(m.body[0].kind == InstrKind::Havoc);
+  CHECK(m.body[0].lhs == 0);
+  CHECK(m.body[1].kind == InstrKind::Assume);
+  CHECK(m.body[2].kind == InstrKind::Assign);
+  CHECK(m.body[2].lhs == 1);
+  const auto& argv = obj(p, "argv");
+  REQUIRE(argv.cells.size() == 4);
+  CHECK(argv.cells[0].init_obj == obj(p, "*argv[0]").id);
+  for (int i = 1; i < 4; ++i) {
+    CHECK(m.body[2 + i].kind == InstrKind::Store);
+    CHECK(m.body[2 + i].b->op == ir::Op::Ite);
+  }
+  CHECK(obj(p, "*argv[1]").cells.empty());
+  // sscanf: Limit unless argv[i], once per string (trylock), r in [-1, 1], store iff r >= 1
+  const auto msgs = asserts(m);
+  CHECK(std::count(msgs.begin(), msgs.end(), "L sscanf from a string that is not a command-line argument") == 1);
+  CHECK(std::count(msgs.begin(), msgs.end(), "L sscanf reads the same command-line argument twice") == 1);
+  CHECK(count(m, InstrKind::TryLock) == 1);
+  CHECK(count(m, InstrKind::Havoc) == 3);  // argc, r, the value
+  // argv unused: only argc
+  auto q = ok("int main(int argc, char **argv) { return argc; }\n");
+  CHECK(count(fn(q, "main"), InstrKind::Havoc) == 1);
+  for (auto& o : q.objects) CHECK(o.name != "argv");
+  // main called by the program: its parameters would be overwritten
+  auto r = tr("int main(int argc, char **argv) {\n  if (argc > 5) return main(argc - 1, argv);\n  return 0;\n}\n");
+  REQUIRE(r.status == FrontendStatus::Unsupported);
+  CHECK(r.diagnostics[0].line == 2);
+}
+
+TEST_CASE("sizes: fixed values through parameters and unmodified variables, else a capacity") {
+  auto p = ok(R"(
+#include <stdlib.h>
+static const int N = 5;
+int m = 2;
+void **mk(unsigned long sz) { return calloc(sz, sizeof(void *)); }
+int main() {
+  int k = N + 1;
+  void **a = mk(3);
+  int *b = malloc(k * sizeof(int));
+  int *c = malloc(m * sizeof(int));
+  m++;
+  char vla[k];
+  int vla2[m];
+  return 0;
+}
+)");
+  valid(p);
+  std::map<std::string, std::size_t> cells;
+  for (auto& o : p.objects) cells[o.name] = o.cells.size();
+  CHECK(cells["calloc@5"] == 3);  // every call of mk passes 3
+  CHECK(cells["malloc@9"] == 6);  // k = N + 1, never modified
+  CHECK(cells["malloc@10"] == 64);  // m is modified: capacity
+  CHECK(cells["vla"] == 6);
+  CHECK(cells["vla2"] == 64);
+  const auto msgs = asserts(fn(p, "main"));
+  CHECK(std::count(msgs.begin(), msgs.end(),
+                   "L malloc() of more than 64 elements (the modelled capacity of a non-constant size)") == 1);
+  CHECK(std::count(msgs.begin(), msgs.end(), "M variable-length array length is not positive") == 1);
+  CHECK(std::count(msgs.begin(), msgs.end(),
+                   "L variable-length array longer than 64 elements (the modelled capacity)") == 1);
+  // two different constants, or a call through a pointer: not fixed
+  auto q = ok(R"(
+#include <stdlib.h>
+int *mk(int n) { return malloc(n * sizeof(int)); }
+int *(*fp)(int) = 0;
+int main() { int *a = mk(2); int *b = mk(3); return 0; }
+)");
+  for (auto& o : q.objects)
+    if (o.kind == ir::ObjectKind::Heap) CHECK(o.cells.size() == 64);
 }
 
 // --- unsupported constructs: exact file:line prefix
