@@ -326,6 +326,108 @@ bool on_cycle(const std::vector<std::vector<std::uint32_t>>& succ, std::uint32_t
   return false;
 }
 
+// Dead-havoc elimination (docs/semantics.md, "Decisions made by the thread model"): a
+// `Havoc x` after which no path reads x before writing it is removed. Backward liveness over
+// the thread's own locals, restricted to the locals some Havoc writes (64 per round, one
+// bit each). Reads: every Local node in `a`, `b`, `args`, and `lhs` of every instruction that
+// does not simply overwrite it (ThreadCreate's counter). Writes (kills): `lhs` of Assign,
+// Havoc, TryLock and Malloc. ThreadCreate also writes the started thread's parameter local,
+// which belongs to another thread's code and does not matter here. Removing a Havoc changes
+// no read and no other instruction, so one round suffices.
+void drop_dead_havocs(ThreadCode& tc) {
+  const std::size_t n = tc.code.size();
+  const std::size_t nl = tc.locals.size();
+  constexpr std::uint32_t kNone = ~0u;
+  std::vector<std::uint32_t> cand_of(nl, kNone);  // local -> candidate index
+  std::uint32_t ncand = 0;
+  for (const Instr& in : tc.code)
+    if (in.kind == InstrKind::Havoc && in.lhs < nl && cand_of[in.lhs] == kNone) cand_of[in.lhs] = ncand++;
+  if (ncand == 0) return;
+
+  // Candidate locals read and killed by each instruction.
+  std::vector<std::vector<std::uint32_t>> reads(n), kills(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Instr& in = tc.code[i];
+    auto read_expr = [&](ExprRef e) {
+      if (!e) return;
+      visit_post_order(e, [&](ExprRef x) {
+        if (x->op == Op::Local && x->value < nl && cand_of[x->value] != kNone)
+          reads[i].push_back(cand_of[x->value]);
+      });
+    };
+    read_expr(in.a);
+    read_expr(in.b);
+    for (ExprRef e : in.args) read_expr(e);
+    if (in.lhs < nl && cand_of[in.lhs] != kNone) {
+      switch (in.kind) {
+        case InstrKind::Assign:
+        case InstrKind::Havoc:
+        case InstrKind::TryLock:
+        case InstrKind::Malloc: kills[i].push_back(cand_of[in.lhs]); break;
+        default: reads[i].push_back(cand_of[in.lhs]); break;  // ThreadCreate counter, unknown uses
+      }
+    }
+  }
+
+  const auto succ = successors(tc.code);
+  std::vector<char> dead(n, 0);
+  std::size_t ndead = 0;
+  std::vector<std::uint64_t> gen(n), kill(n), live_in(n);
+  for (std::uint32_t base = 0; base < ncand; base += 64) {
+    auto bits = [&](const std::vector<std::uint32_t>& cs) {
+      std::uint64_t m = 0;
+      for (std::uint32_t c : cs)
+        if (c >= base && c - base < 64) m |= std::uint64_t{1} << (c - base);
+      return m;
+    };
+    for (std::size_t i = 0; i < n; ++i) {
+      gen[i] = bits(reads[i]);
+      kill[i] = bits(kills[i]);
+      live_in[i] = 0;
+    }
+    auto live_out = [&](std::size_t i) {
+      std::uint64_t m = 0;
+      for (std::uint32_t s : succ[i]) m |= live_in[s];
+      return m;
+    };
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (std::size_t i = n; i-- > 0;) {
+        const std::uint64_t in = gen[i] | (live_out(i) & ~kill[i]);
+        if (in != live_in[i]) {
+          live_in[i] = in;
+          changed = true;
+        }
+      }
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      const Instr& in = tc.code[i];
+      if (in.kind != InstrKind::Havoc || in.lhs >= nl || i + 1 == n) continue;
+      const std::uint32_t c = cand_of[in.lhs];
+      if (c < base || c - base >= 64) continue;
+      if (!(live_out(i) & (std::uint64_t{1} << (c - base)))) {
+        dead[i] = 1;
+        ++ndead;
+      }
+    }
+  }
+  if (ndead == 0) return;
+
+  // Remove: a goto to a removed Havoc goes to the next kept instruction (there is one: the
+  // last instruction is never removed).
+  std::vector<Instr> out;
+  out.reserve(n - ndead);
+  std::vector<std::uint32_t> newpos(n + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    newpos[i] = static_cast<std::uint32_t>(out.size());
+    if (!dead[i]) out.push_back(std::move(tc.code[i]));
+  }
+  newpos[n] = static_cast<std::uint32_t>(out.size());
+  for (Instr& in : out)
+    if (in.kind == InstrKind::Goto) in.target = newpos[std::min<std::size_t>(in.target, n)];
+  tc.code = std::move(out);
+}
+
 }  // namespace
 
 ThreadModel build_thread_model(const Program& program, const ThreadModelOptions& options) {
@@ -440,6 +542,7 @@ ThreadModel build_thread_model(const Program& program, const ThreadModelOptions&
     for (Instr& in : out)
       if (in.kind == InstrKind::Goto) in.target = newpos[std::min<std::size_t>(in.target, tc.code.size())];
     tc.code = std::move(out);
+    drop_dead_havocs(tc);
     tm.threads[tid] = std::move(tc);
   }
   return tm;
