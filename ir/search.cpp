@@ -716,7 +716,13 @@ class Search {
         }
       }
     }
-    for (ThreadId t = 0; t < tm_.threads.size(); ++t) {
+    // Depth-first, the first successor is explored first: start with the thread after the one
+    // that made the last step (a context switch), so that the search reaches interleaved
+    // executions early (bugs usually need them) instead of running each thread to its end.
+    const std::size_t n = tm_.threads.size();
+    const std::size_t first = depth_first_ && thread_[i] != kRoot ? (thread_[i] + 1u) % n : 0;
+    for (std::size_t k = 0; k < n; ++k) {
+      const auto t = static_cast<ThreadId>((first + k) % n);
       succ_.clear();
       if (!successors(i, s, row, t, succ_)) return false;
       for (Succ& sc : succ_)
