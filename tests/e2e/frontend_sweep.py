@@ -18,10 +18,10 @@ CORE = ["pthread", "pthread-atomic", "pthread-ext", "pthread-lit"]
 # Files (unique per category) that convert with no diagnostic, as measured; raise, never lower.
 MIN_CONVERTED = {
     "goblint-regression": 15,
-    "pthread": 17,
+    "pthread": 19,
     "pthread-C-DAC": 2,
     "pthread-atomic": 9,
-    "pthread-complex": 1,
+    "pthread-complex": 2,
     "pthread-divine": 2,
     "pthread-driver-races": 0,
     "pthread-ext": 13,
