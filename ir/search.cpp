@@ -153,7 +153,6 @@ class StateStore {
     place((std::uint64_t{h} << 32) | idx);
     return idx;
   }
-  std::uint32_t add(const std::uint64_t* w) { return add(w, hash(w)); }
 
  private:
   static constexpr unsigned kChunkBits = 14;
