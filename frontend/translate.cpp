@@ -585,25 +585,25 @@ class Translator {
         cell.init = bytes;  // (0, offset): integer cast to pointer / null
         return;
       }
+      // The cell points `bytes` into the object of type `t` that `target_of` returns (it may
+      // grow prog_.objects, so the cell is looked up again afterwards).
+      auto set_address = [&](QualType t, auto&& target_of) {
+        auto off = byte_to_cell(t, bytes, e->getExprLoc());
+        if (!off) unsupported(e->getExprLoc(), "address constant with an unrepresentable offset");
+        const ObjectId target = target_of();
+        ir::Cell& c = prog_.objects[id].cells[idx];
+        c.init_obj = target;
+        c.init = *off;
+      };
       const Expr* be = b.dyn_cast<const Expr*>();
       if (const auto* pe = dyn_cast_or_null<PredefinedExpr>(be)) be = pe->getFunctionName();
       if (const auto* sl = dyn_cast_or_null<StringLiteral>(be)) {
-        auto off = byte_to_cell(sl->getType(), bytes, e->getExprLoc());
-        if (!off) unsupported(e->getExprLoc(), "address constant with an unrepresentable offset");
-        ObjectId target = literal_object(sl);
-        ir::Cell& cell2 = prog_.objects[id].cells[idx];  // literal_object may grow the vector
-        cell2.init_obj = target;
-        cell2.init = *off;
+        set_address(sl->getType(), [&] { return literal_object(sl); });
         return;
       }
       const auto* vd = dyn_cast_or_null<VarDecl>(b.dyn_cast<const ValueDecl*>());
       if (!vd) unsupported(e->getExprLoc(), "global initialised with the address of a function or compound literal");
-      auto off = byte_to_cell(vd->getType(), bytes, e->getExprLoc());
-      if (!off) unsupported(e->getExprLoc(), "address constant with an unrepresentable offset");
-      ObjectId target = object_of(vd);
-      ir::Cell& cell2 = prog_.objects[id].cells[idx];  // object_of may grow the vector
-      cell2.init_obj = target;
-      cell2.init = *off;
+      set_address(vd->getType(), [&] { return object_of(vd); });
       return;
     }
     unsupported(e->getExprLoc(), "unsupported constant initialiser");
