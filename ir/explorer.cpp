@@ -126,10 +126,6 @@ std::vector<std::vector<Value>> nondet_product(const std::vector<std::vector<Val
 
 namespace {
 
-std::vector<std::vector<Value>> product(const std::vector<std::vector<Value>>& doms, std::size_t cap, bool& capped) {
-  return nondet_product(doms, cap, capped);
-}
-
 struct Acc {
   std::uint64_t loc;
   bool write;
@@ -246,7 +242,7 @@ class Explorer {
     if (!doms.empty()) r_.has_nondet = true;
     if (restricted) r_.nondet_restricted = true;
     bool capped = false;
-    auto inits = product(doms, o_.max_nondet_combinations, capped);
+    auto inits = nondet_product(doms, o_.max_nondet_combinations, capped);
     if (capped) r_.nondet_restricted = true;
     for (const auto& init : inits) {
       State s = in_.initial_state(init);
@@ -327,7 +323,7 @@ class Explorer {
       if (doms.empty()) return {{}};
       r_.has_nondet = true;
       bool capped = false;
-      auto out = product(doms, o_.max_nondet_combinations, capped);
+      auto out = nondet_product(doms, o_.max_nondet_combinations, capped);
       if (capped) r_.nondet_restricted = true;
       return out;
     }
