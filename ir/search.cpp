@@ -471,13 +471,20 @@ class Search {
     return {{}};  // Malloc: heap cells start untouched (0 in the row), chosen when read
   }
 
-  /// Untouched cells the next step of t reads (`reads`) or only writes (`writes`) in `s`.
-  void untouched_accesses(const State& s, const std::uint64_t* bits_row, ThreadId t, std::vector<std::size_t>& reads,
-                          std::vector<std::size_t>& writes) const {
+  /// The accesses of t's next step in `s`, when indeterminate cells exist and the step is not
+  /// invisible (otherwise it touches none of them); else empty.
+  std::vector<Location> nd_relevant_accesses(const State& s, ThreadId t) const {
+    if (nd_.empty() || invisible_[t][s.threads[t].pc]) return {};
+    return access_locations(tm_, in_, s, t);
+  }
+
+  /// Untouched cells among `locs` that are read (`reads`) or only written (`writes`).
+  void untouched_accesses(const std::vector<Location>& locs, const std::uint64_t* bits_row,
+                          std::vector<std::size_t>& reads, std::vector<std::size_t>& writes) const {
     reads.clear();
     writes.clear();
-    if (nd_.empty() || invisible_[t][s.threads[t].pc]) return;
-    for (const Location& l : access_locations(tm_, in_, s, t)) {
+    if (nd_.empty()) return;
+    for (const Location& l : locs) {
       if (l.kind != LocKind::Cell) continue;
       auto it = nd_index_.find(l.index);
       if (it == nd_index_.end() || !bit(bits_row, it->second)) continue;
@@ -500,7 +507,7 @@ class Search {
     const ThreadState& ts = s.threads[t];
     if (s.terminated || !ts.started || ts.finished || ts.pc >= tm_.threads[t].code.size()) return true;
     std::vector<std::size_t> reads, writes;
-    untouched_accesses(s, bits.data(), t, reads, writes);
+    untouched_accesses(nd_relevant_accesses(s, t), bits.data(), reads, writes);
     if (!reads.empty()) {
       // Branch over the values of the untouched cells read; then look again (the addresses
       // of further reads may depend on the chosen values).
@@ -673,9 +680,9 @@ class Search {
           continue;  // thread, atomic, heap and termination steps: never alone
       }
       if (!in_.enabled(s, t)) continue;
-      untouched_accesses(s, row, t, reads, writes);
-      if (!reads.empty()) continue;
       const std::vector<Location> alpha = access_locations(tm_, in_, s, t);
+      untouched_accesses(alpha, row, reads, writes);
+      if (!reads.empty()) continue;
       bool independent = true;
       for (ThreadId u = 0; u < n && independent; ++u) {
         if (u == t) continue;
