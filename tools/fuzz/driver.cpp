@@ -146,41 +146,11 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
   for (const Config& c : o.configs) {
     ConfigResult cr;
     cr.config = c;
-    if (c.engine == "explicit") {
-      const ir::ExploreResult& ux = unbounded_oracle();
-      if (ux.verdict == ir::ExploreVerdict::Unknown) {
-        rr.checks.push_back(std::move(cr));  // nothing to compare with
-        continue;
-      }
-      encoder::CheckOptions co;
-      co.engine = "explicit";
-      if (o.check_timeout > 0)
-        co.deadline = clock_type::now() + std::chrono::duration_cast<clock_type::duration>(
-                                              std::chrono::duration<double>(o.check_timeout));
-      cr.result = encoder::check(tm, co);
-      const encoder::CheckResult& r = cr.result;
-      auto fail = [&](std::string why) {
-        cr.agrees = false;
-        cr.why = fmt::format("explorer {} (unbounded), check {} {}: {}", oracle_name(ux.verdict), c.str(),
-                             encoder::verdict_name(r.verdict), why);
-        if (!r.reason.empty()) cr.why += " [reason: " + r.reason + "]";
-      };
-      if (r.internal_error) fail("internal error");
-      else if (r.verdict == encoder::Verdict::Unknown && r.reason.rfind("timeout", 0) == 0) {
-        if (rr.outcome == Outcome::Agree) {
-          rr.outcome = Outcome::Timeout;
-          rr.detail = c.str() + ": timeout";
-        }
-      } else if (ux.verdict == ir::ExploreVerdict::Unsafe && r.verdict != encoder::Verdict::Unsafe) {
-        fail("missed the violation");
-      } else if (ux.verdict == ir::ExploreVerdict::Safe && r.verdict != encoder::Verdict::Safe) {
-        fail(r.verdict == encoder::Verdict::Unsafe ? "spurious violation" : "no proof");
-      }
-      if (!cr.agrees && rr.outcome != Outcome::Disagree) {
-        rr.outcome = Outcome::Disagree;
-        rr.detail = cr.why;
-      }
-      rr.checks.push_back(std::move(cr));
+    // The explicit engine has no step bound: its oracle is the unbounded explorer run.
+    const bool unbounded_engine = c.engine == "explicit";
+    const ir::ExploreResult& oracle = unbounded_engine ? unbounded_oracle() : ex;
+    if (oracle.verdict == ir::ExploreVerdict::Unknown) {
+      rr.checks.push_back(std::move(cr));  // nothing to compare with
       continue;
     }
     encoder::CheckOptions co;
@@ -196,8 +166,9 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
     const std::string got = encoder::verdict_name(r.verdict);
     auto fail = [&](std::string why) {
       cr.agrees = false;
-      cr.why = fmt::format("explorer {} (bound {}), check {} {}: {}", oracle_name(ex.verdict), o.bound, c.str(), got,
-                           why);
+      cr.why = fmt::format("explorer {} ({}), check {} {}: {}", oracle_name(oracle.verdict),
+                           unbounded_engine ? std::string("unbounded") : fmt::format("bound {}", o.bound), c.str(),
+                           got, why);
       if (!r.reason.empty()) cr.why += " [reason: " + r.reason + "]";
     };
     if (r.internal_error) {
@@ -212,17 +183,20 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
         fail("the checker gave up on a program the explorer decided");
       }
     } else {
-      switch (ex.verdict) {
+      switch (oracle.verdict) {
         case ir::ExploreVerdict::Unsafe:
           if (r.verdict != encoder::Verdict::Unsafe) fail("missed the violation");
-          // The explorer's BFS trace is a shortest one; the checker's may be longer (it asks
-          // the property at some depths only), never shorter, and never beyond the bound.
-          else if (r.trace.size() < ex.error_trace.size() || r.trace.size() > o.bound)
+          // BMC: the explorer's BFS trace is a shortest one; the checker's may be longer (it
+          // asks the property at some depths only), never shorter, and never beyond the bound.
+          // (The explicit engine's depth-first traces have no such bounds.)
+          else if (!unbounded_engine && (r.trace.size() < ex.error_trace.size() || r.trace.size() > o.bound))
             fail(fmt::format("counterexample of {} steps, the shortest has {}", r.trace.size(),
                              ex.error_trace.size()));
           break;
         case ir::ExploreVerdict::Safe:
           if (r.verdict == encoder::Verdict::Unsafe) fail("spurious violation");
+          // Unbounded SAFE is a proof the explicit engine must find too.
+          else if (unbounded_engine && r.verdict != encoder::Verdict::Safe) fail("no proof");
           break;
         case ir::ExploreVerdict::SafeUpToBound:
           if (r.verdict == encoder::Verdict::Unsafe) fail("spurious violation");
