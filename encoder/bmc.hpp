@@ -68,6 +68,7 @@ struct TraceRow {
   unsigned line = 0;
   std::string stmt;         // Instr::text
   std::vector<std::pair<std::string, std::string>> values;  // name, value that changed
+  int started_thread = -1;  // a ThreadCreate step: the thread instance it started
 };
 
 struct CheckStats {

@@ -193,32 +193,8 @@ void RaceSession::extract(unsigned k, const RaceQuery& q, RaceAnswer& ans) {
     const ir::State before = state;
     const ir::StepResult r = interp.step(state, schedule[j]);
     if (r.outcome != ir::StepOutcome::Ok) return internal(fmt::format("step {} did not execute", j + 1));
-    const ir::ThreadId t = schedule[j].thread;
-    const auto& th = tm_.threads[t];
-    const auto pc = before.threads[t].pc;
-    TraceRow row;
-    row.step = static_cast<unsigned>(j + 1);
-    row.thread = th.name;
-    row.file = r.loc.file < tm_.files.size() ? tm_.files[r.loc.file] : std::string();
-    row.line = r.loc.line;
-    row.stmt = pc < th.code.size() ? th.code[pc].text : std::string();
-    for (std::size_t u = 0; u < state.threads.size(); ++u) {
-      const auto& locals = state.threads[u].locals;
-      for (std::size_t l = 0; l < locals.size() && l < before.threads[u].locals.size(); ++l) {
-        if (locals[l] == before.threads[u].locals[l]) continue;
-        const auto& var = tm_.threads[u].locals[l];
-        std::string name = u == t ? var.name : tm_.threads[u].name + ":" + var.name;
-        row.values.emplace_back(std::move(name), interp.format_value(locals[l], var.type));
-      }
-    }
-    for (std::size_t o = 0; o < state.memory.size(); ++o)
-      for (std::size_t c = 0; c < state.memory[o].size() && c < before.memory[o].size(); ++c) {
-        if (state.memory[o][c] == before.memory[o][c]) continue;
-        const ir::Cell& cell = tm_.objects[o].cells[c];
-        row.values.emplace_back(cell.name, interp.format_value(state.memory[o][c], cell.type));
-      }
-    ans.trace.push_back(std::move(row));
-    ans.schedule.push_back(t);
+    ans.trace.push_back(make_trace_row(tm_, interp, static_cast<unsigned>(j + 1), schedule[j], r, before, state));
+    ans.schedule.push_back(schedule[j].thread);
   }
 
   // The racy state, checked concretely: both threads can be scheduled (started, not finished,

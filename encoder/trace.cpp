@@ -98,35 +98,43 @@ void replay_trace(const ir::ThreadModel& tm, const std::vector<ir::Value>& initi
       return internal(fmt::format("step {} did not execute", j + 1));
     if (last && (r.outcome != ir::StepOutcome::Error || r.error_kind != ir::AssertKind::Property))
       return internal("the last step is not a property violation");
-    const ir::ThreadId t = schedule[j].thread;
-    const auto& th = tm.threads[t];
-    const auto pc = before.threads[t].pc;
-    TraceRow row;
-    row.step = static_cast<unsigned>(j + 1);
-    row.thread = th.name;
-    row.file = r.loc.file < tm.files.size() ? tm.files[r.loc.file] : std::string();
-    row.line = r.loc.line;
-    row.stmt = pc < th.code.size() ? th.code[pc].text : std::string();
+    TraceRow row = make_trace_row(tm, interp, static_cast<unsigned>(j + 1), schedule[j], r, before, state);
     if (last && row.stmt.empty()) row.stmt = r.error_message;
-    for (std::size_t u = 0; u < state.threads.size(); ++u) {
-      const auto& locals = state.threads[u].locals;
-      for (std::size_t l = 0; l < locals.size() && l < before.threads[u].locals.size(); ++l) {
-        if (locals[l] == before.threads[u].locals[l]) continue;
-        const auto& var = tm.threads[u].locals[l];
-        std::string name = u == t ? var.name : tm.threads[u].name + ":" + var.name;
-        row.values.emplace_back(std::move(name), interp.format_value(locals[l], var.type));
-      }
-    }
-    for (std::size_t o = 0; o < state.memory.size(); ++o)
-      for (std::size_t c = 0; c < state.memory[o].size() && c < before.memory[o].size(); ++c) {
-        if (state.memory[o][c] == before.memory[o][c]) continue;
-        const ir::Cell& cell = tm.objects[o].cells[c];
-        row.values.emplace_back(cell.name, interp.format_value(state.memory[o][c], cell.type));
-      }
     result.trace.push_back(std::move(row));
   }
   result.verdict = Verdict::Unsafe;
   result.bound = static_cast<unsigned>(schedule.size());
+}
+
+TraceRow make_trace_row(const ir::ThreadModel& tm, const ir::Interpreter& interp, unsigned step_no,
+                        const ir::Step& step, const ir::StepResult& r, const ir::State& before,
+                        const ir::State& after) {
+  const ir::ThreadId t = step.thread;
+  const auto& th = tm.threads[t];
+  const auto pc = before.threads[t].pc;
+  TraceRow row;
+  row.step = step_no;
+  row.thread = th.name;
+  row.file = r.loc.file < tm.files.size() ? tm.files[r.loc.file] : std::string();
+  row.line = r.loc.line;
+  row.stmt = pc < th.code.size() ? th.code[pc].text : std::string();
+  for (std::size_t u = 0; u < after.threads.size(); ++u) {
+    if (after.threads[u].started && !before.threads[u].started) row.started_thread = static_cast<int>(u);
+    const auto& locals = after.threads[u].locals;
+    for (std::size_t l = 0; l < locals.size() && l < before.threads[u].locals.size(); ++l) {
+      if (locals[l] == before.threads[u].locals[l]) continue;
+      const auto& var = tm.threads[u].locals[l];
+      std::string name = u == t ? var.name : tm.threads[u].name + ":" + var.name;
+      row.values.emplace_back(std::move(name), interp.format_value(locals[l], var.type));
+    }
+  }
+  for (std::size_t o = 0; o < after.memory.size(); ++o)
+    for (std::size_t c = 0; c < after.memory[o].size() && c < before.memory[o].size(); ++c) {
+      if (after.memory[o][c] == before.memory[o][c]) continue;
+      const ir::Cell& cell = tm.objects[o].cells[c];
+      row.values.emplace_back(cell.name, interp.format_value(after.memory[o][c], cell.type));
+    }
+  return row;
 }
 
 }  // namespace siren::encoder

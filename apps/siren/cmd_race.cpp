@@ -154,7 +154,7 @@ int run_race(const RaceArgs& a) {
     }
   }
   if (!a.witness.empty() && result.verdict == encoder::Verdict::Unsafe && tm) {
-    if (!write_file_atomically(a.witness, race_witness_graphml(a.file, result, *tm))) {
+    if (!write_file_atomically(a.witness, race_witness_graphml(a.file, result))) {
       std::fprintf(stderr, "siren: cannot write %s\n", a.witness.c_str());
       return kExitInputError;
     }

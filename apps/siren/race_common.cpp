@@ -178,8 +178,7 @@ std::string xml_escape(const std::string& s) {
 }
 }  // namespace
 
-std::string race_witness_graphml(const std::string& program_file, const encoder::RaceAnswer& a,
-                                 const ir::ThreadModel& tm) {
+std::string race_witness_graphml(const std::string& program_file, const encoder::RaceAnswer& a) {
   std::ifstream in(program_file, std::ios::binary);
   std::stringstream buf;
   buf << in.rdbuf();
@@ -223,10 +222,11 @@ std::string race_witness_graphml(const std::string& program_file, const encoder:
     o += fmt::format("      <data key=\"startline\">{}</data>\n", row.line);
     o += fmt::format("      <data key=\"threadId\">{}</data>\n", a.schedule[i]);
     o += fmt::format("      <data key=\"sourcecode\">{}</data>\n", xml_escape(row.stmt));
+    if (row.started_thread >= 0)
+      o += fmt::format("      <data key=\"createThread\">{}</data>\n", row.started_thread);
     o += "    </edge>\n";
     ++node;
   }
-  (void)tm;
   // The racy state: the two accesses follow (the first of them is the violating step).
   o += fmt::format("    <node id=\"N{}\">\n      <data key=\"violation\">true</data>\n    </node>\n", node + 1);
   o += fmt::format("    <edge source=\"N{}\" target=\"N{}\">\n", node, node + 1);

@@ -44,8 +44,7 @@ nlohmann::ordered_json sarif_result(const std::string& level, const std::string&
 nlohmann::ordered_json sarif_log(const nlohmann::ordered_json& results);
 
 /// SV-COMP GraphML 1.0 violation witness for a data race (LTL(G ! data-race)).
-std::string race_witness_graphml(const std::string& program_file, const encoder::RaceAnswer& a,
-                                 const ir::ThreadModel& tm);
+std::string race_witness_graphml(const std::string& program_file, const encoder::RaceAnswer& a);
 
 /// Writes `text` to `path` (temp file + rename); false on failure.
 bool write_file_atomically(const std::string& path, const std::string& text);

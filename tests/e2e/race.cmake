@@ -13,3 +13,9 @@ set_tests_properties("triage: hand-written SARIF verdicts" PROPERTIES TIMEOUT 60
 add_test(NAME "triage: SIGKILL and resume"
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/e2e/triage_kill_test.py ${SIREN_BIN} ${SHARED_DIR})
 set_tests_properties("triage: SIGKILL and resume" PROPERTIES TIMEOUT 600 PROCESSORS 2)
+
+# siren race --witness/--sarif: GraphML witness structure (createThread before a thread's
+# first edge, one path to the violation node) and the SARIF locations, on known races.
+add_test(NAME "race: GraphML witness and SARIF"
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/e2e/race_witness_test.py ${SIREN_BIN})
+set_tests_properties("race: GraphML witness and SARIF" PROPERTIES TIMEOUT 300)

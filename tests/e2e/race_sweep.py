@@ -4,8 +4,9 @@
 Asserts (1) zero wrong verdicts: a `true` task is never UNSAFE, a `false` task is never SAFE
 or SAFE_UP_TO_BOUND; (2) the number of correct verdicts is at least the committed count in
 race_sweep_expected.json. Correct means UNSAFE for `false`, SAFE or SAFE_UP_TO_BOUND for
-`true`. Tasks listed in KNOWN_MISLABELLED are reported but not scored: their stored file
-contradicts the stored expected verdict (see the reason given; siren's race is replayed by the
+`true`. Tasks listed in RELABELLED are scored against the verdict given there instead of the
+stored one: their stored file contradicts the stored expected verdict (the reason says why;
+docs/benchmark-labels.md records the decision, and siren's race is replayed by the
 interpreter and printed so a reader can check it).
 
 Usage: race_sweep.py SIREN SHARED_DIR [--timeout SEC] [--jobs N] [--update]
@@ -22,17 +23,18 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 EXPECTED = HERE / "race_sweep_expected.json"
 
-# task (category/yml) -> why its stored expected verdict is not scored.
-KNOWN_MISLABELLED = {
-    "goblint-regression/00-sanity_11-loop_race.yml":
-        "the stored .c has no threads at all (INDEX.tsv note), so no race can exist; the yml says false",
-    "pthread-ext/20_lamport.yml":
+# task (category/yml) -> (the expected verdict we score against: True = no race, why the
+# stored one is wrong). See docs/benchmark-labels.md.
+RELABELLED = {
+    "goblint-regression/00-sanity_11-loop_race.yml": (True,
+        "the stored .c has no threads at all (INDEX.tsv note), so no race can exist; the yml says false"),
+    "pthread-ext/20_lamport.yml": (False,
         "both threads write x, y, b1/b2 without locks or atomics (x = 1 in thr1, x = 2 in thr2): "
-        "a race exists; the stored yml says true",
-    "pthread-atomic/lamport.yml":
+        "a race exists; the stored yml says true"),
+    "pthread-atomic/lamport.yml": (False,
         "plain (non-atomic) read `int x1 = x;` in thr1 (line 35) and plain write `x = 2` in thr2 "
         "(line 63) are both reachable with the other thread waiting there: a race under every "
-        "reading of the property; the stored yml says true",
+        "reading of the property; the stored yml says true"),
 }
 
 
@@ -48,7 +50,10 @@ def tasks(shared):
                 continue
             seen.add(key)
             path = index.parent / row["category"] / row["input_file"]
-            yield key, path, row["expected_verdict"] == "true"
+            safe = row["expected_verdict"] == "true"
+            if key in RELABELLED:
+                safe = RELABELLED[key][0]
+            yield key, path, safe
 
 
 def run(siren, path, timeout):
@@ -91,9 +96,7 @@ def main():
                 where = (f" {a['variable']}: {a['thread']} {a['access']} line {a['line']} / "
                          f"{b['thread']} {b['access']} line {b['line']}")
             status = "other"
-            if key in KNOWN_MISLABELLED:
-                status = "not scored"
-            elif (safe and says_unsafe) or (not safe and says_safe):
+            if (safe and says_unsafe) or (not safe and says_safe):
                 status = "WRONG"
                 wrong.append(key)
             elif (safe and says_safe) or (not safe and says_unsafe):
@@ -103,11 +106,13 @@ def main():
                     fast_correct.append(key)
             else:
                 other.append(key)
+            if key in RELABELLED:
+                status += " (relabelled)"
             print(f"{status:10} {key:55} expected {'true ' if safe else 'false'} got {verdict:16} "
                   f"{secs:6.1f}s {reason[:80]}{where}", flush=True)
 
-    print(f"\n{len(correct)} correct, {len(wrong)} wrong, {len(other)} other, "
-          f"{len(KNOWN_MISLABELLED)} not scored, of {len(todo)} tasks")
+    print(f"\n{len(correct)} correct, {len(wrong)} wrong, {len(other)} other, of {len(todo)} tasks "
+          f"({len(RELABELLED)} scored against a corrected label)")
     expected = json.loads(EXPECTED.read_text()) if EXPECTED.exists() else {"correct": 0}
     if args.update:
         n = max(len(fast_correct), expected.get("correct", 0))
