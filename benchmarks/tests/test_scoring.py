@@ -70,6 +70,14 @@ class Scoring(unittest.TestCase):
         with self.assertRaises(ValueError):
             t.add({"outcome": "maybe", "expected": "true"})
 
+    def test_cells(self):
+        self.assertEqual(report._cell({"outcome": "unknown", "schedules": "3", "cpu_seconds": "0.5"}),
+                         "3 schedules 0.50 s")
+        self.assertEqual(report._cell({"outcome": "unknown", "schedules": "", "cpu_seconds": "0.5"}),
+                         "UNKNOWN 0.50 s")
+        self.assertEqual(report._cell({"outcome": "correct", "verdict": "SAFE", "cpu_seconds": "1"}),
+                         "SAFE ok 1.00 s")
+
     def test_markdown(self):
         meta = {"command": "benchmarks/run --config x= --config y=", "date": "today",
                 "machine": report.machine_description(), "siren": "build/siren",
@@ -187,6 +195,7 @@ class RunnerEndToEnd(unittest.TestCase):
         cmd = [sys.executable, os.path.join(BENCH, "run"), "--siren", FAKE, "--tasks",
                FAKE_TASKS, "--timeout", "1", "--slack", "0.5", "--jobs", "4",
                "--config", "plain=", "--config", "bounded=--bound 3 --reduction none",
+               "--alone", "bounded",
                # no-data-race has a command (race) by default; switch it off to test skipping
                "--command", "no-data-race=",
                "--out", cls.out, "--results-md", cls.md, "--plots"]
@@ -250,6 +259,17 @@ class RunnerEndToEnd(unittest.TestCase):
         # the runner passes the limits and the configuration's arguments to siren
         self.assertIn("--timeout 1 --memory 4096 --bound 3 --reduction none", safe["reason"])
         self.assertIn("--reduction none", safe["command"])
+
+    def test_alone_runs_overlap_nothing(self):
+        spans = [(r["config"], r["task"], float(r["started"]), float(r["started"]) + float(r["seconds"]))
+                 for r in self.rows]
+        alone = [s for s in spans if s[0] == "bounded"]
+        self.assertEqual(len(alone), len(spans) // 2)
+        for c, t, a, b in alone:
+            for c2, t2, a2, b2 in spans:
+                if (c2, t2) != (c, t):
+                    self.assertTrue(b <= a2 + 0.05 or b2 <= a + 0.05, ((c, t, a, b), (c2, t2, a2, b2)))
+        self.assertIn("the runs of bounded ran one at a time", read(self.md))
 
     def test_skipped_and_outputs(self):
         self.assertNotIn("no-data-race", {r["property"] for r in self.rows})

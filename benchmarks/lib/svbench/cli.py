@@ -52,6 +52,10 @@ def parse_args(argv):
                    help="MB of address space per run (RLIMIT_AS), passed to siren as --memory; "
                         "0 = no limit (default 4096)")
     p.add_argument("--jobs", "-j", type=int, default=1, help="runs in parallel (default 1)")
+    p.add_argument("--alone", action="append", default=[], metavar="NAME",
+                   help="run this configuration's runs one at a time after all others, with "
+                        "nothing beside them (for configurations that use several cores "
+                        "themselves, e.g. --solver portfolio); repeatable")
     p.add_argument("--filter", help="regular expression searched in TASK:PROPERTY, "
                                     "e.g. 'pthread-lit/' or ':unreach-call$'")
     p.add_argument("--command", action="append", default=[], metavar="PROPERTY=SUBCOMMAND",
@@ -72,6 +76,9 @@ def parse_args(argv):
     names = [n for n, _ in args.config]
     if len(set(names)) != len(names):
         p.error("configuration names must be distinct")
+    for name in args.alone:
+        if name not in names:
+            p.error(f"--alone {name}: no configuration of that name")
     if args.timeout <= 0 or args.jobs < 1 or args.memory < 0:
         p.error("--timeout and --jobs must be positive, --memory not negative")
     return args
@@ -160,9 +167,11 @@ def main(argv=None):
 
     runnable = sum(1 for t in tasks if commands.get(t.property))
     total = runnable * len(configs)
-    worst = total * (args.timeout + args.slack) / args.jobs
+    n_alone = runnable * len(set(args.alone))
+    worst = ((total - n_alone) / args.jobs + n_alone) * (args.timeout + args.slack)
     _log(f"{runnable} runnable of {len(tasks)} task/property pairs x {len(configs)} "
-         f"configurations = {total} runs, {args.jobs} in parallel "
+         f"configurations = {total} runs, {args.jobs} in parallel"
+         f"{f' ({n_alone} alone)' if n_alone else ''} "
          f"(worst case {worst / 60:.0f} min); output in {out_dir}")
 
     partial = open(os.path.join(out_dir, "results.partial.csv"), "w", newline="",
@@ -187,7 +196,8 @@ def main(argv=None):
     start = time.monotonic()
     try:
         rows, skipped = runner.run_all(tasks, configs, siren, commands, args.timeout,
-                                       args.slack, args.memory, args.jobs, out_dir, on_row)
+                                       args.slack, args.memory, args.jobs, out_dir, on_row,
+                                       alone=set(args.alone))
     except KeyboardInterrupt:
         _log(f"interrupted; finished runs are in {partial.name}")
         return 130
@@ -223,6 +233,7 @@ def _meta(args, configs, version):
         "timeout": args.timeout,
         "memory_mb": args.memory,
         "jobs": args.jobs,
+        "alone": list(args.alone),
         "configs": [list(c) for c in configs],
         "wall_seconds": 0.0,
         "skipped": [],

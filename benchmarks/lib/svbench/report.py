@@ -80,6 +80,8 @@ def _cell(row):
     secs = to_float(row.get("cpu_seconds"))
     time = f" {secs:.2f} s" if secs is not None else ""
     out = row["outcome"]
+    if row.get("schedules") not in (None, "") and out == "unknown":   # siren check --count-schedules
+        return f"{row['schedules']} schedules{time}"
     if out in ("correct", "wrong"):
         verdict = row["verdict"]
         word = "ok" if out == "correct" else "**WRONG**"
@@ -109,7 +111,9 @@ def render(rows, meta, plot_dir=None, plot_names=()):
                f"Python {m['python']}")
     out.append(f"- limits per run: {meta['timeout']:g} s wall clock (siren gets `--timeout`), "
                f"{meta['memory_mb']} MB address space (siren gets `--memory`); "
-               f"{meta['jobs']} runs in parallel")
+               f"{meta['jobs']} runs in parallel" +
+               (f"; the runs of {', '.join(meta['alone'])} ran one at a time with nothing beside them"
+                if meta.get("alone") else ""))
     out.append(f"- tasks: `{meta['tasks_dir']}`")
     out.append("")
     out.append("## Configurations")
@@ -147,8 +151,9 @@ def render(rows, meta, plot_dir=None, plot_names=()):
             out.append("")
     out.append("## Per task")
     out.append("")
-    out.append("Cells: the verdict and whether it is right (ok / **WRONG**), or the outcome; "
-               "CPU time (wall-clock time for runs killed at the limit).")
+    out.append("Cells: the verdict and whether it is right (ok / **WRONG**), or the outcome, or "
+               "the number of schedules counted (`--count-schedules`); CPU time (wall-clock "
+               "time for runs killed at the limit).")
     out.append("")
     by_task = collections.OrderedDict()
     for r in rows:

@@ -69,7 +69,8 @@ def kill_running():
 
 
 def execute(cmd, cwd, timeout, slack, memory_mb, stdout_path, stderr_path):
-    """Run `cmd`; returns dict(exit_code, timed_out, seconds, cpu_seconds, peak_mb)."""
+    """Run `cmd`; returns dict(exit_code, timed_out, started, seconds, cpu_seconds, peak_mb)."""
+    started = time.time()
     start = time.monotonic()
     with open(stdout_path, "wb") as out, open(stderr_path, "wb") as err:
         proc = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
@@ -77,7 +78,7 @@ def execute(cmd, cwd, timeout, slack, memory_mb, stdout_path, stderr_path):
     with _running_lock:
         _running.add(proc.pid)
     try:
-        return _wait(proc, start, timeout, slack)
+        return dict(_wait(proc, start, timeout, slack), started=started)
     finally:
         with _running_lock:
             _running.discard(proc.pid)
@@ -150,6 +151,7 @@ def result_row(task, config, cmd, run, stdout, stderr):
         "outcome": c.outcome,
         "proof": c.proof,
         "score": scoring.score(c.outcome, task.expected),
+        "started": _fmt(run["started"]),
         "seconds": _fmt(run["seconds"]),
         "cpu_seconds": _fmt(run["cpu_seconds"]),
         "peak_mb": _fmt(run["peak_mb"], 1),
@@ -169,12 +171,13 @@ def result_row(task, config, cmd, run, stdout, stderr):
 
 
 def run_all(tasks, configs, siren, commands, timeout, slack, memory_mb, jobs, out_dir,
-            on_row=None):
+            on_row=None, alone=()):
     """Run every (task, config) whose property has a command.
 
     configs: list of (name, [args]). Returns (rows, skipped) where skipped lists the tasks whose
     property has no command. on_row(row, done, total) is called as runs finish (any thread,
-    serialised by a lock).
+    serialised by a lock). Runs of the configurations named in `alone` (ones that use several
+    cores themselves) come after all others, one at a time.
     """
     runnable, skipped = [], []
     for t in tasks:
@@ -195,20 +198,25 @@ def run_all(tasks, configs, siren, commands, timeout, slack, memory_mb, jobs, ou
         return result_row(task, name, cmd, run, _read_text(stem + ".out", 1 << 24),
                           _read_text(stem + ".err"))
 
+    def finished(row):
+        with lock:
+            rows.append(row)
+            if on_row:
+                on_row(row, len(rows), len(work))
+
+    shared = [w for w in work if w[1] not in alone]
     pool = ThreadPoolExecutor(max_workers=max(1, jobs))
     try:
-        futures = [pool.submit(one, item) for item in work]
-        for fut in as_completed(futures):
-            row = fut.result()
-            with lock:
-                rows.append(row)
-                if on_row:
-                    on_row(row, len(rows), len(work))
+        for fut in as_completed([pool.submit(one, item) for item in shared]):
+            finished(fut.result())
+        pool.shutdown()
+        for item in work:
+            if item[1] in alone:
+                finished(one(item))
     except BaseException:          # Ctrl-C or a bug: stop queued runs, kill the running ones
         pool.shutdown(wait=False, cancel_futures=True)
         kill_running()
         raise
-    pool.shutdown()
     order = {name: i for i, (name, _) in enumerate(configs)}
     rows.sort(key=lambda r: (r["task"], r["property"], order[r["config"]]))
     return rows, skipped

@@ -17,7 +17,7 @@ SCORE_WRONG_FALSE = -16
 # Column order of results.csv.
 COLUMNS = (
     "config", "task", "folder", "property", "expected", "verdict", "outcome", "proof", "score",
-    "seconds", "cpu_seconds", "peak_mb", "bound", "schedules", "frames", "vars", "clauses",
+    "started", "seconds", "cpu_seconds", "peak_mb", "bound", "schedules", "frames", "vars", "clauses",
     "solve_seconds", "total_seconds", "siren_peak_rss_mb", "exit_code", "reason", "input_file",
     "command",
 )
