@@ -2,10 +2,9 @@
 // (encoder/bmc.hpp). Prints the verdict (DESIGN.md Part A) and, for UNSAFE, the replayed
 // counterexample; --json prints one object. Exit codes: apps/siren/commands.hpp.
 #include "apps/siren/commands.hpp"
+#include "apps/siren/model_options.hpp"
 #include "encoder/bmc.hpp"
-#include "frontend/frontend.hpp"
 #include "ir/thread_model.hpp"
-#include "ir/validator.hpp"
 #include "reduction/scheduler_constraints.hpp"
 
 #include <fmt/format.h>
@@ -36,8 +35,7 @@ constexpr unsigned kDefaultBound = 200;
 struct CheckArgs {
   std::string file;
   unsigned bound = kDefaultBound;
-  unsigned threads = 8;
-  unsigned recursion = 4;
+  FrontArgs front;
   std::string reduction = "none";
   std::string solver = "cadical";
   std::string engine = "auto";
@@ -45,28 +43,7 @@ struct CheckArgs {
   unsigned memory = 0;   // MB, 0 = none
   bool json = false;
   bool count_schedules = false;
-  std::vector<std::string> defines, includes, clang_args;
 };
-
-// Address space in use now (bytes), from /proc/self/statm.
-std::uint64_t address_space_in_use() {
-  std::ifstream in("/proc/self/statm");
-  std::uint64_t pages = 0;
-  in >> pages;
-  return pages * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
-}
-
-void limit_memory(unsigned mb) {
-  rlimit rl{};
-  const std::uint64_t limit = address_space_in_use() + std::uint64_t{mb} * 1024 * 1024;
-  rl.rlim_cur = limit;
-  rl.rlim_max = RLIM_INFINITY;
-  if (getrlimit(RLIMIT_AS, &rl) == 0) {
-    rlim_t max = rl.rlim_max;
-    rl.rlim_cur = (max != RLIM_INFINITY && max < limit) ? max : limit;
-    setrlimit(RLIMIT_AS, &rl);
-  }
-}
 
 std::string verdict_line(const encoder::CheckResult& r) {
   switch (r.verdict) {
@@ -84,17 +61,6 @@ std::string verdict_line(const encoder::CheckResult& r) {
     case encoder::Verdict::Unknown: return "VERIFICATION RESULT: UNKNOWN: " + r.reason;
   }
   return "";
-}
-
-int exit_code_of(const encoder::CheckResult& r) {
-  if (r.internal_error) return kExitInternal;
-  switch (r.verdict) {
-    case encoder::Verdict::Unsafe: return kExitUnsafe;
-    case encoder::Verdict::Safe:
-    case encoder::Verdict::SafeUpToBound: return kExitSafe;
-    case encoder::Verdict::Unknown: return kExitUnknown;
-  }
-  return kExitInternal;
 }
 
 void print_text(const encoder::CheckResult& r) {
@@ -267,36 +233,20 @@ int run_check(const CheckArgs& a) {
     if (r.internal_error) std::fprintf(stderr, "siren: %s\n", r.reason.c_str());
     if (a.json) print_json(r);
     else if (!r.internal_error) print_text(r);
-    return exit_code_of(r);
+    return verdict_exit_code(r.verdict, r.internal_error);
   };
   try {
-    frontend::FrontendOptions fo;
-    for (const auto& d : a.defines) fo.extra_args.push_back("-D" + d);
-    for (const auto& i : a.includes) fo.extra_args.push_back("-I" + i);
-    fo.extra_args.insert(fo.extra_args.end(), a.clang_args.begin(), a.clang_args.end());
-    frontend::FrontendResult fr = frontend::translate_file(a.file, fo);
-    if (fr.status == frontend::FrontendStatus::InputError) {
-      for (const auto& d : fr.diagnostics) std::fprintf(stderr, "%s\n", d.str().c_str());
-      if (fr.diagnostics.empty()) std::fprintf(stderr, "siren: %s: cannot translate the file\n", a.file.c_str());
-      return kExitInputError;
-    }
-    if (fr.status == frontend::FrontendStatus::Unsupported || !fr.program) {
+    LoadedModel lm = load_model(a.file, a.front);
+    if (lm.input_error) return lm.input_error;
+    if (!lm.tm) {
       result.verdict = encoder::Verdict::Unknown;
-      result.reason = fr.diagnostics.empty() ? a.file + ": unsupported construct" : fr.diagnostics.front().str();
+      result.internal_error = lm.internal_error;
+      result.reason = lm.unknown.value_or(a.file + ": unsupported construct");
       result.stats.total_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       result.stats.peak_rss_mb = encoder::peak_rss_mb();
       return report(result);
     }
-    if (const auto problems = ir::validate(*fr.program); !problems.empty()) {
-      result.internal_error = true;
-      result.reason = "internal error: the front end produced an invalid program: " + problems.front();
-      return report(result);
-    }
-    ir::ThreadModelOptions tmo;
-    tmo.max_threads = a.threads;
-    tmo.max_recursion = a.recursion;
-    const ir::ThreadModel tm = ir::build_thread_model(*fr.program, tmo);
-    fr.program.reset();
+    const ir::ThreadModel& tm = *lm.tm;
 
     encoder::CheckOptions co;
     co.bound = a.bound;
@@ -343,14 +293,7 @@ void add_check_command(CLI::App& app, int& exit_code) {
       "SAFE up to bound K (not a proof), UNKNOWN (unsupported C, timeout, memory limit,\n"
       "possible memory-safety error or modelling limit).");
   cmd->add_option("file", args->file, "C source file")->required();
-  cmd->add_option("--bound,-k", args->bound,
-                  fmt::format("Explore executions of at most K steps (one step = one instruction of "
-                              "one thread; default {})", kDefaultBound))
-      ->check(CLI::Range(1u, 100000000u));
-  cmd->add_option("--threads", args->threads, "Maximum number of threads including main (default 8)")
-      ->check(CLI::Range(1u, 4096u));
-  cmd->add_option("--recursion", args->recursion, "Inlining depth of recursive calls (default 4)")
-      ->check(CLI::Range(0u, 1000u));
+  add_bound_option(cmd, args->bound);
   cmd->add_option("--reduction", args->reduction,
                   "Scheduler reduction: none (default), mpor (monotonic partial order reduction; sir: not "
                   "implemented yet)")
@@ -385,11 +328,9 @@ void add_check_command(CLI::App& app, int& exit_code) {
                   "when it starts; UNKNOWN \"memory limit\" when exceeded (default: none)")
       ->check(CLI::Range(1u, 100000000u));
   cmd->add_flag("--json", args->json, "Print one JSON object instead of text");
-  cmd->add_option("-D", args->defines, "Preprocessor definition passed to the C front end");
-  cmd->add_option("-I", args->includes, "Include directory passed to the C front end");
-  cmd->add_option("clang_args", args->clang_args, "Arguments after -- are passed to Clang");
+  add_front_options(cmd, args->front);
   cmd->callback([args, &exit_code] {
-    if (args->memory > 0) limit_memory(args->memory);
+    if (args->memory > 0) limit_memory_mb(args->memory);
     exit_code = run_check(*args);
   });
 }

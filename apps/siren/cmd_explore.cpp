@@ -3,10 +3,9 @@
 // verdict, the number of reachable global states, the reachable control states, the number of
 // complete schedules and of Mazurkiewicz classes; --json prints one object.
 #include "apps/siren/commands.hpp"
-#include "frontend/frontend.hpp"
+#include "apps/siren/model_options.hpp"
 #include "ir/explorer.hpp"
 #include "ir/thread_model.hpp"
-#include "ir/validator.hpp"
 
 #include <cstdio>
 #include <memory>
@@ -22,14 +21,12 @@ struct ExploreArgs {
   std::string file;
   std::size_t bound = 0;
   std::string nondet_range = "-2..2";
-  unsigned threads = 8;
-  unsigned recursion = 4;
+  FrontArgs front;
   std::size_t max_states = 2'000'000;
   std::size_t max_paths = 200'000;
   bool no_count = false;
   bool json = false;
   bool list_states = true;
-  std::vector<std::string> defines, includes, clang_args;
 };
 
 bool parse_range(const std::string& s, std::int64_t& lo, std::int64_t& hi) {
@@ -103,31 +100,19 @@ int run_explore(const ExploreArgs& a) {
   eo.max_states = a.max_states;
   eo.max_paths = a.max_paths;
   eo.count_schedules = !a.no_count;
-  frontend::FrontendOptions fo;
-  for (const auto& d : a.defines) fo.extra_args.push_back("-D" + d);
-  for (const auto& i : a.includes) fo.extra_args.push_back("-I" + i);
-  fo.extra_args.insert(fo.extra_args.end(), a.clang_args.begin(), a.clang_args.end());
-  frontend::FrontendResult fr = frontend::translate_file(a.file, fo);
-  if (fr.status == frontend::FrontendStatus::InputError) {
-    for (const auto& d : fr.diagnostics) std::fprintf(stderr, "%s\n", d.str().c_str());
-    if (fr.diagnostics.empty()) std::fprintf(stderr, "siren: %s: cannot translate the file\n", a.file.c_str());
-    return kExitInputError;
+  const LoadedModel lm = load_model(a.file, a.front);
+  if (lm.input_error) return lm.input_error;
+  if (lm.internal_error) {
+    std::fprintf(stderr, "siren: %s\n", lm.unknown->c_str());
+    return kExitInternal;
   }
-  if (fr.status == frontend::FrontendStatus::Unsupported || !fr.program) {
-    const std::string reason = fr.diagnostics.empty() ? a.file + ": unsupported construct" : fr.diagnostics.front().str();
+  if (!lm.tm) {
+    const std::string reason = lm.unknown.value_or(a.file + ": unsupported construct");
     if (a.json) std::printf("%s\n", nlohmann::json{{"verdict", "UNKNOWN"}, {"reason", reason}}.dump(2).c_str());
     else std::printf("VERIFICATION RESULT: UNKNOWN: %s\n", reason.c_str());
     return kExitUnknown;
   }
-  if (const auto problems = ir::validate(*fr.program); !problems.empty()) {
-    std::fprintf(stderr, "siren: internal error: the front end produced an invalid program: %s\n", problems.front().c_str());
-    return kExitInternal;
-  }
-  ir::ThreadModelOptions tmo;
-  tmo.max_threads = a.threads;
-  tmo.max_recursion = a.recursion;
-  const ir::ThreadModel tm = ir::build_thread_model(*fr.program, tmo);
-  fr.program.reset();
+  const ir::ThreadModel& tm = *lm.tm;
   const ir::ExploreResult r = ir::explore(tm, eo);
 
   // Printed as thread:file:line: distinct pc tuples may print alike; the list is deduplicated,
@@ -225,17 +210,12 @@ void add_explore_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--nondet-range", args->nondet_range,
                   "Values tried for every nondet choice, LO..HI (default -2..2); a SAFE result that "
                   "depends on this restriction is reported UNKNOWN");
-  cmd->add_option("--threads", args->threads, "Maximum number of threads including main (default 8)")
-      ->check(CLI::Range(1u, 1024u));
-  cmd->add_option("--recursion", args->recursion, "Inlining depth of recursive calls (default 4)");
   cmd->add_option("--max-states", args->max_states, "Give up (UNKNOWN) beyond this many states (default 2000000)");
   cmd->add_option("--max-paths", args->max_paths,
                   "Count schedules / Mazurkiewicz classes only up to this many complete executions (default 200000)");
   cmd->add_flag("--no-count", args->no_count, "Do not count schedules and Mazurkiewicz classes");
   cmd->add_flag("--json", args->json, "Print one JSON object instead of text");
-  cmd->add_option("-D", args->defines, "Preprocessor definition passed to the C front end");
-  cmd->add_option("-I", args->includes, "Include directory passed to the C front end");
-  cmd->add_option("clang_args", args->clang_args, "Arguments after -- are passed to Clang");
+  add_front_options(cmd, args->front);
   cmd->callback([args, &exit_code] { exit_code = run_explore(*args); });
 }
 

@@ -43,17 +43,6 @@ std::string verdict_line(const encoder::RaceAnswer& r) {
   return "";
 }
 
-int exit_code_of(const encoder::RaceAnswer& r) {
-  if (r.internal_error) return kExitInternal;
-  switch (r.verdict) {
-    case encoder::Verdict::Unsafe: return kExitUnsafe;
-    case encoder::Verdict::Safe:
-    case encoder::Verdict::SafeUpToBound: return kExitSafe;
-    case encoder::Verdict::Unknown: return kExitUnknown;
-  }
-  return kExitInternal;
-}
-
 void print_text(const encoder::RaceAnswer& r) {
   std::printf("%s\n", verdict_line(r).c_str());
   if (r.verdict != encoder::Verdict::Unsafe) return;
@@ -159,7 +148,7 @@ int run_race(const RaceArgs& a) {
       return kExitInputError;
     }
   }
-  return exit_code_of(result);
+  return verdict_exit_code(result.verdict, result.internal_error);
 }
 
 }  // namespace
@@ -172,12 +161,7 @@ void add_race_command(CLI::App& app, int& exit_code) {
       "memory location, at least one writing, not both atomic? UNSAFE prints both accesses and\n"
       "the replayed schedule; SAFE / SAFE up to bound K / UNKNOWN as for check.");
   cmd->add_option("file", args->file, "C source file")->required();
-  cmd->add_option("--bound,-k", args->bound, "Explore executions of at most K steps (default 200)")
-      ->check(CLI::Range(1u, 100000000u));
-  cmd->add_option("--threads", args->front.threads, "Maximum number of threads including main (default 8)")
-      ->check(CLI::Range(1u, 4096u));
-  cmd->add_option("--recursion", args->front.recursion, "Inlining depth of recursive calls (default 4)")
-      ->check(CLI::Range(0u, 1000u));
+  add_bound_option(cmd, args->bound);
   cmd->add_option("--reduction", args->reduction, "Scheduler reduction: none (default; the only one for races)")
       ->check(CLI::IsMember({"none"}));
   cmd->add_option("--solver", args->solver, "Solver: cadical (default)")->check(CLI::IsMember({"cadical"}));
@@ -188,9 +172,7 @@ void add_race_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--json", args->json, "Print one JSON object instead of text");
   cmd->add_option("--sarif", args->sarif, "Also write the result as a SARIF 2.1.0 log to FILE");
   cmd->add_option("--witness", args->witness, "On a race, write an SV-COMP GraphML violation witness to FILE");
-  cmd->add_option("-D", args->front.defines, "Preprocessor definition passed to the C front end");
-  cmd->add_option("-I", args->front.includes, "Include directory passed to the C front end");
-  cmd->add_option("clang_args", args->front.clang_args, "Arguments after -- are passed to Clang");
+  add_front_options(cmd, args->front);
   cmd->callback([args, &exit_code] {
     if (args->memory > 0) limit_memory_mb(args->memory);
     exit_code = run_race(*args);

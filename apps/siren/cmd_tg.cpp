@@ -4,10 +4,9 @@
 // edges (guards that are ⊥ under the invariant), clusters with their relevant shared variables,
 // graph size and construction time.
 #include "apps/siren/commands.hpp"
-#include "frontend/frontend.hpp"
+#include "apps/siren/model_options.hpp"
 #include "invariants/transaction_graph.hpp"
 #include "ir/thread_model.hpp"
-#include "ir/validator.hpp"
 
 #include <cstdio>
 #include <sys/resource.h>
@@ -23,13 +22,11 @@ struct TgArgs {
   std::string file;
   bool dot = false;
   bool json = false;
-  unsigned threads = 8;
-  unsigned recursion = 4;
+  FrontArgs front;
   std::size_t max_nodes = 200'000;
   double time_limit = 7;
   std::size_t max_mb = 512;
   bool summary = false;
-  std::vector<std::string> clang_args;
 };
 
 std::string dot_escape(const std::string& s) {
@@ -60,24 +57,13 @@ std::string edge_text(const ir::ThreadModel& tm, const invariants::TgEdge& e) {
 }
 
 int run_tg(const TgArgs& a) {
-  frontend::FrontendOptions fo;
-  for (const auto& x : a.clang_args)
-    if (x != "--") fo.extra_args.push_back(x);
-  frontend::FrontendResult fr = frontend::translate_file(a.file, fo);
-  if (fr.status != frontend::FrontendStatus::Ok || !fr.program) {
-    for (const auto& d : fr.diagnostics) std::fprintf(stderr, "%s\n", d.str().c_str());
-    if (fr.diagnostics.empty()) std::fprintf(stderr, "%s: error: cannot translate\n", a.file.c_str());
-    return kExitInputError;
+  const LoadedModel lm = load_model(a.file, a.front);
+  if (lm.input_error) return lm.input_error;
+  if (!lm.tm) {  // tg has no verdict to give: an unsupported construct is an input error here
+    std::fprintf(stderr, "%s\n", lm.unknown->c_str());
+    return lm.internal_error ? kExitInternal : kExitInputError;
   }
-  if (const auto problems = ir::validate(*fr.program); !problems.empty()) {
-    std::fprintf(stderr, "siren: internal error: the front end produced an invalid program: %s\n", problems.front().c_str());
-    return kExitInternal;
-  }
-  ir::ThreadModelOptions tmo;
-  tmo.max_threads = a.threads;
-  tmo.max_recursion = a.recursion;
-  const ir::ThreadModel tm = ir::build_thread_model(*fr.program, tmo);
-  fr.program.reset();
+  const ir::ThreadModel& tm = *lm.tm;
   invariants::TgOptions to;
   to.max_nodes = a.max_nodes;
   to.time_limit_seconds = a.time_limit;
@@ -221,14 +207,11 @@ void add_tg_command(CLI::App& app, int& exit_code) {
   cmd->add_option("file", args->file, "C source file")->required();
   cmd->add_flag("--dot", args->dot, "Print Graphviz DOT");
   cmd->add_flag("--json", args->json, "Print one JSON object");
-  cmd->add_option("--threads", args->threads, "Maximum number of threads including main (default 8)")
-      ->check(CLI::Range(1u, 1024u));
-  cmd->add_option("--recursion", args->recursion, "Inlining depth of recursive calls (default 4)");
   cmd->add_option("--max-nodes", args->max_nodes, "Give up beyond this many nodes (default 200000)");
   cmd->add_option("--time-limit", args->time_limit, "Give up after this many seconds of graph construction (default 7; 0: none)");
   cmd->add_option("--max-mb", args->max_mb, "Give up when the node invariants need more than this many MB (default 512)");
   cmd->add_flag("--summary", args->summary, "With --json: sizes, time, memory and relevant clusters only");
-  cmd->add_option("clang_args", args->clang_args, "Extra arguments for clang after `--`");
+  add_front_options(cmd, args->front);
   cmd->callback([args, &exit_code] { exit_code = run_tg(*args); });
 }
 

@@ -361,12 +361,7 @@ void add_triage_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--out,-o", args->out, "Append JSON lines to FILE (resumable); default: stdout");
   cmd->add_option("--sarif", args->sarif, "Also write the results as a SARIF 2.1.0 log to FILE");
   cmd->add_option("--jobs,-j", args->jobs, "Worker processes (default 1)")->check(CLI::Range(1u, 256u));
-  cmd->add_option("--bound,-k", args->bound, "Explore executions of at most K steps (default 200)")
-      ->check(CLI::Range(1u, 100000000u));
-  cmd->add_option("--threads", args->front.threads, "Maximum number of threads including main (default 8)")
-      ->check(CLI::Range(1u, 4096u));
-  cmd->add_option("--recursion", args->front.recursion, "Inlining depth of recursive calls (default 4)")
-      ->check(CLI::Range(0u, 1000u));
+  add_bound_option(cmd, args->bound);
   cmd->add_option("--reduction", args->reduction, "Scheduler reduction: none (the only one for races)")
       ->check(CLI::IsMember({"none"}));
   cmd->add_option("--timeout", args->timeout, "Solving time per warning in seconds: UNKNOWN after (default: none)")
@@ -376,9 +371,7 @@ void add_triage_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--memory", args->memory, "Allocate at most MB megabytes more per process")
       ->check(CLI::Range(1u, 100000000u));
   cmd->add_flag("--quiet,-q", args->quiet, "No progress bar and no summary");
-  cmd->add_option("-D", args->front.defines, "Preprocessor definition passed to the C front end");
-  cmd->add_option("-I", args->front.includes, "Include directory passed to the C front end");
-  cmd->add_option("clang_args", args->front.clang_args, "Arguments after -- are passed to Clang");
+  add_front_options(cmd, args->front);
   cmd->callback([args, &exit_code] {
     if (args->memory > 0) limit_memory_mb(args->memory);
     exit_code = run_triage(*args);

@@ -2,11 +2,8 @@
 #include "apps/siren/race_common.hpp"
 
 #include "apps/siren/commands.hpp"
-#include "frontend/frontend.hpp"
-#include "ir/validator.hpp"
 
 #include <fmt/format.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <array>
@@ -17,47 +14,6 @@
 #include <sstream>
 
 namespace siren::app {
-
-LoadedModel load_model(const std::string& file, const FrontArgs& a) {
-  LoadedModel out;
-  frontend::FrontendOptions fo;
-  for (const auto& d : a.defines) fo.extra_args.push_back("-D" + d);
-  for (const auto& i : a.includes) fo.extra_args.push_back("-I" + i);
-  fo.extra_args.insert(fo.extra_args.end(), a.clang_args.begin(), a.clang_args.end());
-  frontend::FrontendResult fr = frontend::translate_file(file, fo);
-  if (fr.status == frontend::FrontendStatus::InputError) {
-    for (const auto& d : fr.diagnostics) std::fprintf(stderr, "%s\n", d.str().c_str());
-    if (fr.diagnostics.empty()) std::fprintf(stderr, "siren: %s: cannot translate the file\n", file.c_str());
-    out.input_error = kExitInputError;
-    return out;
-  }
-  if (fr.status == frontend::FrontendStatus::Unsupported || !fr.program) {
-    out.unknown = fr.diagnostics.empty() ? file + ": unsupported construct" : fr.diagnostics.front().str();
-    return out;
-  }
-  if (const auto problems = ir::validate(*fr.program); !problems.empty()) {
-    out.internal_error = true;
-    out.unknown = "internal error: the front end produced an invalid program: " + problems.front();
-    return out;
-  }
-  ir::ThreadModelOptions tmo;
-  tmo.max_threads = a.threads;
-  tmo.max_recursion = a.recursion;
-  out.tm = ir::build_thread_model(*fr.program, tmo);
-  return out;
-}
-
-void limit_memory_mb(unsigned mb) {
-  std::ifstream in("/proc/self/statm");
-  std::uint64_t pages = 0;
-  in >> pages;
-  const std::uint64_t limit = pages * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE)) + std::uint64_t{mb} * 1024 * 1024;
-  rlimit rl{};
-  if (getrlimit(RLIMIT_AS, &rl) == 0) {
-    rl.rlim_cur = (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < limit) ? rl.rlim_max : limit;
-    setrlimit(RLIMIT_AS, &rl);
-  }
-}
 
 nlohmann::ordered_json race_end_json(const encoder::RaceEnd& e) {
   return {{"thread", e.thread_name}, {"file", e.file},     {"line", e.line},

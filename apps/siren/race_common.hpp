@@ -1,9 +1,9 @@
-// Shared by `siren race` and `siren triage` (cmd_race.cpp, cmd_triage.cpp): loading a C file
-// into a thread model, the JSON form of a race, SARIF 2.1.0 results and the SV-COMP GraphML
+// Shared by `siren race` and `siren triage` (cmd_race.cpp, cmd_triage.cpp): the JSON form of a race, SARIF 2.1.0 results and the SV-COMP GraphML
 // violation witness for data races.
 #pragma once
 
 #include "encoder/race.hpp"
+#include "apps/siren/model_options.hpp"
 #include "ir/thread_model.hpp"
 
 #include <nlohmann/json.hpp>
@@ -13,24 +13,6 @@
 #include <vector>
 
 namespace siren::app {
-
-struct FrontArgs {
-  unsigned threads = 8;
-  unsigned recursion = 4;
-  std::vector<std::string> defines, includes, clang_args;
-};
-
-struct LoadedModel {
-  int input_error = 0;            // nonzero: exit with this code (messages printed)
-  std::optional<std::string> unknown;  // unsupported construct: UNKNOWN with this reason
-  bool internal_error = false;
-  std::optional<ir::ThreadModel> tm;
-};
-
-LoadedModel load_model(const std::string& file, const FrontArgs& a);
-
-/// Limits the address space to `mb` MiB beyond what is mapped now.
-void limit_memory_mb(unsigned mb);
 
 nlohmann::ordered_json race_end_json(const encoder::RaceEnd& e);
 nlohmann::ordered_json trace_json(const std::vector<encoder::TraceRow>& trace);

@@ -1,0 +1,86 @@
+// Options and model loading shared by the subcommands (model_options.hpp).
+#include "apps/siren/model_options.hpp"
+
+#include "apps/siren/commands.hpp"
+#include "frontend/frontend.hpp"
+#include "ir/validator.hpp"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+
+namespace siren::app {
+
+void add_front_options(CLI::App* cmd, FrontArgs& a) {
+  cmd->add_option("--threads", a.threads, "Maximum number of threads including main (default 8)")
+      ->check(CLI::Range(1u, 4096u));
+  cmd->add_option("--recursion", a.recursion, "Inlining depth of recursive calls (default 4)")
+      ->check(CLI::Range(0u, 1000u));
+  cmd->add_option("-D", a.defines, "Preprocessor definition passed to the C front end");
+  cmd->add_option("-I", a.includes, "Include directory passed to the C front end");
+  cmd->add_option("clang_args", a.clang_args, "Arguments after -- are passed to Clang");
+}
+
+void add_bound_option(CLI::App* cmd, unsigned& bound) {
+  cmd->add_option("--bound,-k", bound,
+                  "Explore executions of at most K steps (one step = one instruction of one thread; "
+                  "default 200)")
+      ->check(CLI::Range(1u, 100000000u));
+}
+
+LoadedModel load_model(const std::string& file, const FrontArgs& a) {
+  LoadedModel out;
+  frontend::FrontendOptions fo;
+  for (const auto& d : a.defines) fo.extra_args.push_back("-D" + d);
+  for (const auto& i : a.includes) fo.extra_args.push_back("-I" + i);
+  fo.extra_args.insert(fo.extra_args.end(), a.clang_args.begin(), a.clang_args.end());
+  frontend::FrontendResult fr = frontend::translate_file(file, fo);
+  if (fr.status == frontend::FrontendStatus::InputError) {
+    for (const auto& d : fr.diagnostics) std::fprintf(stderr, "%s\n", d.str().c_str());
+    if (fr.diagnostics.empty()) std::fprintf(stderr, "siren: %s: cannot translate the file\n", file.c_str());
+    out.input_error = kExitInputError;
+    return out;
+  }
+  if (fr.status == frontend::FrontendStatus::Unsupported || !fr.program) {
+    out.unknown = fr.diagnostics.empty() ? file + ": unsupported construct" : fr.diagnostics.front().str();
+    return out;
+  }
+  if (const auto problems = ir::validate(*fr.program); !problems.empty()) {
+    out.internal_error = true;
+    out.unknown = "internal error: the front end produced an invalid program: " + problems.front();
+    return out;
+  }
+  ir::ThreadModelOptions tmo;
+  tmo.max_threads = a.threads;
+  tmo.max_recursion = a.recursion;
+  out.tm = ir::build_thread_model(*fr.program, tmo);
+  return out;
+}
+
+int verdict_exit_code(encoder::Verdict v, bool internal_error) {
+  if (internal_error) return kExitInternal;
+  switch (v) {
+    case encoder::Verdict::Unsafe: return kExitUnsafe;
+    case encoder::Verdict::Safe:
+    case encoder::Verdict::SafeUpToBound: return kExitSafe;
+    case encoder::Verdict::Unknown: return kExitUnknown;
+  }
+  return kExitInternal;
+}
+
+void limit_memory_mb(unsigned mb) {
+  std::ifstream in("/proc/self/statm");
+  std::uint64_t pages = 0;
+  in >> pages;
+  const std::uint64_t limit = pages * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE)) + std::uint64_t{mb} * 1024 * 1024;
+  rlimit rl{};
+  if (getrlimit(RLIMIT_AS, &rl) == 0) {
+    rl.rlim_cur = (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < limit) ? rl.rlim_max : limit;
+    setrlimit(RLIMIT_AS, &rl);
+  }
+}
+
+}  // namespace siren::app

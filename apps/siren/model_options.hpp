@@ -1,0 +1,47 @@
+// What every subcommand that reads a C program shares: the options that shape its thread
+// model (--threads, --recursion, -D, -I, arguments after --), each defined once here, loading
+// the file into an ir::ThreadModel with them (front end, validation, thread model), and the
+// exit code of a verdict.
+#pragma once
+
+#include "encoder/bmc.hpp"
+#include "ir/thread_model.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace siren::app {
+
+struct FrontArgs {
+  unsigned threads = 8;
+  unsigned recursion = 4;
+  std::vector<std::string> defines, includes, clang_args;
+};
+
+/// Adds --threads, --recursion, -D, -I and the trailing clang_args positional; call it after
+/// the subcommand's own positionals.
+void add_front_options(CLI::App* cmd, FrontArgs& a);
+
+/// --bound,-k for the BMC-based subcommands (check, race, triage).
+void add_bound_option(CLI::App* cmd, unsigned& bound);
+
+struct LoadedModel {
+  int input_error = 0;                 // nonzero: exit with this code (messages printed)
+  std::optional<std::string> unknown;  // unsupported construct: UNKNOWN with this reason
+  bool internal_error = false;         // `unknown` then says what went wrong
+  std::optional<ir::ThreadModel> tm;
+};
+
+/// Translates `file`; input errors print their diagnostics to stderr.
+LoadedModel load_model(const std::string& file, const FrontArgs& a);
+
+/// The documented exit code of a check or race verdict (commands.hpp).
+int verdict_exit_code(encoder::Verdict v, bool internal_error);
+
+/// Limits the address space to `mb` MiB beyond what is mapped now.
+void limit_memory_mb(unsigned mb);
+
+}  // namespace siren::app
