@@ -7,6 +7,7 @@
 // bad exit code, malformed output, a model that does not satisfy: Unknown with a reason).
 #include "solvers/decision_procedure.hpp"
 #include "solvers/factory.hpp"
+#include "random_terms.hpp"
 
 #include <doctest/doctest.h>
 
@@ -357,94 +358,13 @@ TEST_CASE("backends: shared formula table with known answers") {
   CHECK(queries >= 2 * 40);
 }
 
-namespace {
-
-// A compact random DAG generator over every kind (widths 1..12 and 64).
-struct Gen {
-  TermManager& tm;
-  std::mt19937_64& rng;
-  std::vector<Term> bools, bvs, vars;
-  std::uint32_t width() {
-    static const std::uint32_t ws[] = {1, 2, 3, 4, 5, 7, 8, 12, 64};
-    return ws[rng() % 9];
-  }
-  Term bv(std::uint32_t w) {
-    for (int i = 0; i < 10 && !bvs.empty(); ++i) {
-      Term t = bvs[rng() % bvs.size()];
-      if (t->sort.width == w) return t;
-    }
-    if (rng() % 4 == 0) return tm.mk_bv(w, rng() % 3 == 0 ? rng() : rng() % (w + 3));
-    Term v = tm.mk_var(Sort::bv(w), "v");
-    vars.push_back(v);
-    bvs.push_back(v);
-    return v;
-  }
-  Term boolean() {
-    if (bools.empty() || rng() % 6 == 0) {
-      Term v = tm.mk_var(Sort::boolean(), "b");
-      vars.push_back(v);
-      bools.push_back(v);
-      return v;
-    }
-    return bools[rng() % bools.size()];
-  }
-  void step() {
-    const std::uint32_t w = width();
-    Term t = nullptr;
-    switch (rng() % 11) {
-      case 0: {
-        static const Kind ks[] = {Kind::BvUlt, Kind::BvUle, Kind::BvSlt, Kind::BvSle};
-        t = tm.mk_bv_binary(ks[rng() % 4], bv(w), bv(w));
-        break;
-      }
-      case 1: t = tm.mk_eq(bv(w), bv(w)); break;
-      case 2: {
-        Term a = boolean(), b = boolean();
-        switch (rng() % 6) {
-          case 0: t = tm.mk_and(a, b); break;
-          case 1: t = tm.mk_or(a, b); break;
-          case 2: t = tm.mk_xor(a, b); break;
-          case 3: t = tm.mk_iff(a, b); break;
-          case 4: t = tm.mk_implies(a, b); break;
-          default: t = tm.mk_not(a); break;
-        }
-        break;
-      }
-      case 3: t = tm.mk_ite(boolean(), bv(w), bv(w)); break;
-      case 4: {
-        const std::uint32_t hi = rng() % w, lo = rng() % (hi + 1);
-        t = tm.mk_extract(bv(w), hi, lo);
-        break;
-      }
-      case 5: {
-        Term a = bv(w), b = bv(1 + rng() % 8);
-        if (a->sort.width + b->sort.width <= 64) t = tm.mk_concat(a, b);
-        break;
-      }
-      case 6: t = tm.mk_resize(bv(w), width(), rng() % 2); break;
-      case 7: t = tm.mk_bv_unary(rng() % 2 ? Kind::BvNeg : Kind::BvNot, bv(w)); break;
-      default: {
-        static const Kind ks[] = {Kind::BvAnd, Kind::BvOr, Kind::BvXor, Kind::BvAdd,
-                                  Kind::BvSub, Kind::BvMul, Kind::BvUdiv, Kind::BvUrem,
-                                  Kind::BvSdiv, Kind::BvSrem, Kind::BvShl, Kind::BvLshr,
-                                  Kind::BvAshr};
-        t = tm.mk_bv_binary(ks[rng() % 13], bv(w), bv(w));
-        break;
-      }
-    }
-    if (t) (t->sort.is_bool() ? bools : bvs).push_back(t);
-  }
-};
-
-}  // namespace
-
 TEST_CASE("backends: random differential (same answers, models satisfy under evaluate)") {
   const auto bes = backends();
   std::mt19937_64 rng(20240611);
   int sat = 0, unsat = 0;
   for (int round = 0; round < 30; ++round) {
     TermManager tm;
-    Gen g{tm, rng};
+    testing::RandomTerms g{tm, rng, {1, 2, 3, 4, 5, 7, 8, 12, 64}};
     for (int i = 0; i < 60; ++i) g.step();
     // A random conjunction of Bool terms, and a few assumption sets on top.
     std::vector<Term> asserted;
