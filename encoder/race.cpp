@@ -282,8 +282,6 @@ void RaceSession::run(const std::vector<RaceQuery>& qs,
 
   sch_ = reduction::make_scheduler_constraints(co.reduction, tm_);
   if (!sch_) return all(Verdict::Unknown, 0, "reduction '" + co.reduction + "' is not implemented");
-  if (co.reduction != "none")
-    return all(Verdict::Unknown, 0, "race checking supports only --reduction none");
   if (co.solver != "cadical") return all(Verdict::Unknown, 0, "solver '" + co.solver + "' is not available");
   if (tm_.threads.empty()) return all(Verdict::Unknown, 0, "internal error: the thread model has no main thread");
 

@@ -162,8 +162,10 @@ void add_race_command(CLI::App& app, int& exit_code) {
       "the replayed schedule; SAFE / SAFE up to bound K / UNKNOWN as for check.");
   cmd->add_option("file", args->file, "C source file")->required();
   add_bound_option(cmd, args->bound);
-  cmd->add_option("--reduction", args->reduction, "Scheduler reduction: none (default; the only one for races)")
-      ->check(CLI::IsMember({"none"}));
+  cmd->add_option("--reduction", args->reduction,
+                  "Scheduler reduction: none (default) or mpor (monotonic partial order reduction; "
+                  "it keeps every reachable state, so every racy state)")
+      ->check(CLI::IsMember({"none", "mpor"}));
   cmd->add_option("--solver", args->solver, "Solver: cadical (default)")->check(CLI::IsMember({"cadical"}));
   cmd->add_option("--timeout", args->timeout, "Give up after SEC seconds of wall-clock time: UNKNOWN")
       ->check(CLI::PositiveNumber);

@@ -23,6 +23,11 @@ if(TARGET siren-fuzz)
                    --expect-disagreements --stop-after 1
                    --keep-failures ${CMAKE_CURRENT_BINARY_DIR}/fuzz-broken-reduction)
   set_tests_properties("fuzz: a broken reduction is caught" PROPERTIES TIMEOUT 170)
+  # The same for race checking under a reduction (compared with race checking without one).
+  add_test(NAME "fuzz: a broken reduction is caught by race checking"
+           COMMAND $<TARGET_FILE:siren-fuzz> --programs 100 --seed 1 --test-race-reduction test-broken
+                   --expect-disagreements --stop-after 1)
+  set_tests_properties("fuzz: a broken reduction is caught by race checking" PROPERTIES TIMEOUT 170)
 endif()
 
 if(SIREN_FRONTEND_FUZZER_BIN)

@@ -1,6 +1,7 @@
 // The differential driver and the shrinker (tools/fuzz/driver.hpp).
 #include "tools/fuzz/driver.hpp"
 
+#include "encoder/race.hpp"
 #include "frontend/frontend.hpp"
 #include "ir/thread_model.hpp"
 #include "ir/validator.hpp"
@@ -94,6 +95,16 @@ std::vector<Config> available_configs() {
     for (const auto& sol : solvers)
       if (usable(red, sol)) out.push_back({red, sol});
   out.push_back({"none", "cadical", "explicit"});
+  for (const auto& red : reductions) {
+    // What `siren race` accepts besides none. (SIR keeps control states, and a race also
+    // needs two equal addresses, so race checking does not offer it.)
+    if (red != "mpor") continue;
+    encoder::CheckOptions co;
+    co.bound = 2;
+    co.reduction = red;
+    const encoder::RaceAnswer r = encoder::check_race(*t.tm, co);
+    if (!(r.verdict == encoder::Verdict::Unknown && !r.reason.empty())) out.push_back({red, "cadical", "race"});
+  }
   return out;
 }
 
@@ -142,10 +153,48 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
     return *unbounded;
   };
 
+  // The reference for race configurations: race checking without a reduction.
+  std::optional<encoder::RaceAnswer> race_base;
+  auto race_under = [&](const std::string& reduction) {
+    encoder::CheckOptions co;
+    co.bound = o.bound;
+    co.reduction = reduction;
+    if (o.check_timeout > 0)
+      co.deadline = clock_type::now() + std::chrono::duration_cast<clock_type::duration>(
+                                            std::chrono::duration<double>(o.check_timeout));
+    return encoder::check_race(tm, co);
+  };
+
   t0 = clock_type::now();
   for (const Config& c : o.configs) {
     ConfigResult cr;
     cr.config = c;
+    if (c.engine == "race") {
+      if (!race_base) race_base = race_under("none");
+      const encoder::RaceAnswer a = race_under(c.reduction);
+      cr.result.verdict = a.verdict;
+      cr.result.reason = a.reason;
+      cr.result.internal_error = a.internal_error || race_base->internal_error;
+      const bool base_race = race_base->verdict == encoder::Verdict::Unsafe;
+      const bool base_none = race_base->verdict == encoder::Verdict::Safe || race_base->verdict == encoder::Verdict::SafeUpToBound;
+      const bool got_race = a.verdict == encoder::Verdict::Unsafe;
+      const bool got_none = a.verdict == encoder::Verdict::Safe || a.verdict == encoder::Verdict::SafeUpToBound;
+      std::string why;
+      if (cr.result.internal_error) why = "internal error: " + (a.internal_error ? a.reason : race_base->reason);
+      else if (base_race && got_none) why = "missed the race on " + race_base->first.variable + " that race --reduction none finds";
+      else if (base_none && got_race) why = "a race on " + a.first.variable + " that race --reduction none does not find";
+      if (!why.empty()) {
+        cr.agrees = false;
+        cr.why = fmt::format("race --reduction none {}, {} {}: {}", encoder::verdict_name(race_base->verdict), c.str(),
+                             encoder::verdict_name(a.verdict), why);
+        if (rr.outcome != Outcome::Disagree) {
+          rr.outcome = Outcome::Disagree;
+          rr.detail = cr.why;
+        }
+      }
+      rr.checks.push_back(std::move(cr));
+      continue;
+    }
     // The explicit engine has no step bound: its oracle is the unbounded explorer run.
     const bool unbounded_engine = c.engine == "explicit";
     const ir::ExploreResult& oracle = unbounded_engine ? unbounded_oracle() : ex;

@@ -17,16 +17,20 @@ struct Config {
   std::string reduction;
   std::string solver;
   /// "bmc", or "explicit" (ir/search.hpp; compared with an UNBOUNDED explorer run, since the
-  /// explicit search has no step bound; reduction and solver are then unused).
+  /// explicit search has no step bound; reduction and solver are then unused), or "race"
+  /// (encoder::check_race under `reduction`, compared with check_race under none: a reduction
+  /// must keep every racy state reachable).
   std::string engine = "bmc";
   std::string str() const {
     if (engine == "explicit") return "--engine explicit";
+    if (engine == "race") return "race --reduction " + reduction;
     return "--engine " + engine + " --reduction " + reduction + " --solver " + solver;
   }
 };
 
 /// Every reduction and solver the engine accepts right now (probed on a one-thread program),
-/// as the cross product reductions x solvers (BMC), plus the explicit engine.
+/// as the cross product reductions x solvers (BMC), plus the explicit engine, plus race
+/// checking under mpor (the reduction `siren race` offers besides none).
 std::vector<Config> available_configs();
 
 struct DriverOptions {

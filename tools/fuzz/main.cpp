@@ -46,6 +46,10 @@ int main(int argc, char** argv) {
   app.add_option("--test-reduction", test_reductions,
                  "Check only under this reduction (with CaDiCaL), even if it is not listed (e.g. test-broken, "
                  "the deliberately unsound one ctest uses to prove the driver catches bugs)");
+  std::vector<std::string> test_race_reductions;
+  app.add_option("--test-race-reduction", test_race_reductions,
+                 "Compare only race checking under this reduction (e.g. the test-only test-broken) with race "
+                 "checking without one");
   std::string solvers_filter;
   app.add_option("--solvers", solvers_filter,
                  "Comma-separated solvers to use (default: every available one)");
@@ -78,8 +82,9 @@ int main(int argc, char** argv) {
   }
   // A test-only reduction is checked on its own (the point is that the oracle catches it; the
   // shrinker re-runs every configuration for every candidate program).
-  if (!test_reductions.empty()) o.configs.clear();
+  if (!test_reductions.empty() || !test_race_reductions.empty()) o.configs.clear();
   for (const std::string& r : test_reductions) o.configs.push_back({r, "cadical"});
+  for (const std::string& r : test_race_reductions) o.configs.push_back({r, "cadical", "race"});
   std::string cfgs;
   for (const Config& c : o.configs) cfgs += (cfgs.empty() ? "" : ", ") + c.str();
   std::printf("siren-fuzz: seed %llu, bound %u, configurations: %s\n", static_cast<unsigned long long>(seed), o.bound,
@@ -90,6 +95,7 @@ int main(int argc, char** argv) {
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   std::uint64_t n = 0, disagreements = 0, skipped = 0, timeouts = 0;
   std::uint64_t explicit_compared = 0, explicit_safe = 0;  // --engine explicit vs the unbounded explorer
+  std::uint64_t race_compared = 0, race_found = 0;          // race under a reduction vs under none
   std::map<std::string, std::uint64_t> verdicts, templ_total, templ_unsafe;
   std::uint64_t three_workers = 0, deep = 0, max_steps = 0;
   double t_front = 0, t_explore = 0, t_check = 0, worst = 0;
@@ -112,6 +118,9 @@ int main(int argc, char** argv) {
       if (c.config.engine == "explicit" && c.result.engine == "explicit") {
         ++explicit_compared;
         if (c.result.verdict == siren::encoder::Verdict::Safe) ++explicit_safe;
+      } else if (c.config.engine == "race" && c.result.verdict != siren::encoder::Verdict::Unknown) {
+        ++race_compared;
+        if (c.result.verdict == siren::encoder::Verdict::Unsafe) ++race_found;
       }
     const char* oracle = r.oracle == siren::ir::ExploreVerdict::Unsafe ? "UNSAFE"
                          : r.oracle == siren::ir::ExploreVerdict::Safe ? "SAFE"
@@ -182,6 +191,8 @@ int main(int argc, char** argv) {
               static_cast<unsigned long long>(skipped), static_cast<unsigned long long>(timeouts));
   std::printf("explicit engine compared with the unbounded explorer on %llu programs (%llu SAFE)\n",
               static_cast<unsigned long long>(explicit_compared), static_cast<unsigned long long>(explicit_safe));
+  std::printf("race checks under a reduction compared with race --reduction none: %llu (%llu with a race)\n",
+              static_cast<unsigned long long>(race_compared), static_cast<unsigned long long>(race_found));
   std::printf("programs %llu, disagreements %llu\n", static_cast<unsigned long long>(n),
               static_cast<unsigned long long>(disagreements));
   bool ok = expect_disagreements ? disagreements > 0 : disagreements == 0;

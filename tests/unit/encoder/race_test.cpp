@@ -1,6 +1,7 @@
 // Data-race queries (encoder/race.hpp) and triage helpers (encoder/triage.hpp) on small C
 // programs: a racy counter, a lock-protected one, create/join-ordered accesses, disjoint array
-// cells, an atomic section, a read/read pair; every race found was replayed.
+// cells, an atomic section, a read/read pair; every race found was replayed. Each runs without
+// a reduction and under MPOR.
 #include "encoder/race.hpp"
 #include "encoder/triage.hpp"
 #include "frontend/frontend.hpp"
@@ -30,68 +31,87 @@ std::optional<ir::ThreadModel> model(const std::string& src) {
   return ir::build_thread_model(*fr.program, {});
 }
 
-encoder::RaceAnswer race(const std::string& src) {
+encoder::RaceAnswer race(const std::string& src, const std::string& reduction) {
   auto tm = model(src);
   REQUIRE(tm);
   encoder::CheckOptions co;
   co.bound = 80;
+  co.reduction = reduction;
   return encoder::check_race(*tm, co);
 }
+
+// Every race test runs under each reduction: a reduction must keep every racy state reachable.
+const char* const kReductions[] = {"none", "mpor"};
 
 const char* kHeader = "#include <pthread.h>\n";
 
 }  // namespace
 
 TEST_CASE("race: unprotected counter races, and the race is replayed") {
-  auto r = race(std::string(kHeader) +
-                "int c;\nvoid *w(void *a) { c++; return 0; }\n"
-                "int main() { pthread_t t; pthread_create(&t, 0, w, 0); c++; pthread_join(t, 0); return 0; }\n");
-  CHECK(r.verdict == Verdict::Unsafe);
-  CHECK(!r.internal_error);
-  CHECK(r.first.variable == "c");
-  CHECK(r.first.thread != r.second.thread);
-  CHECK((r.first.write || r.second.write));
+  for (const char* red : kReductions) {
+    CAPTURE(red);
+    auto r = race(std::string(kHeader) +
+                  "int c;\nvoid *w(void *a) { c++; return 0; }\n"
+                  "int main() { pthread_t t; pthread_create(&t, 0, w, 0); c++; pthread_join(t, 0); return 0; }\n", red);
+    CHECK(r.verdict == Verdict::Unsafe);
+    CHECK(!r.internal_error);
+    CHECK(r.first.variable == "c");
+    CHECK(r.first.thread != r.second.thread);
+    CHECK((r.first.write || r.second.write));
+  }
 }
 
 TEST_CASE("race: a lock-protected counter is race-free (proven)") {
-  auto r = race(std::string(kHeader) +
-                "int c; pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\n"
-                "void *w(void *a) { pthread_mutex_lock(&m); c++; pthread_mutex_unlock(&m); return 0; }\n"
-                "int main() { pthread_t t; pthread_create(&t, 0, w, 0);\n"
-                "  pthread_mutex_lock(&m); c++; pthread_mutex_unlock(&m); pthread_join(t, 0); return c; }\n");
-  CHECK(r.verdict == Verdict::Safe);
+  for (const char* red : kReductions) {
+    CAPTURE(red);
+    auto r = race(std::string(kHeader) +
+                  "int c; pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\n"
+                  "void *w(void *a) { pthread_mutex_lock(&m); c++; pthread_mutex_unlock(&m); return 0; }\n"
+                  "int main() { pthread_t t; pthread_create(&t, 0, w, 0);\n"
+                  "  pthread_mutex_lock(&m); c++; pthread_mutex_unlock(&m); pthread_join(t, 0); return c; }\n", red);
+    CHECK(r.verdict == Verdict::Safe);
+  }
 }
 
 TEST_CASE("race: accesses ordered by create and join do not race") {
-  auto r = race(std::string(kHeader) +
-                "int c;\nvoid *w(void *a) { c = 1; return 0; }\n"
-                "int main() { pthread_t t; c = 5; pthread_create(&t, 0, w, 0); pthread_join(t, 0); c = 2; return c; }\n");
-  CHECK(r.verdict == Verdict::Safe);
+  for (const char* red : kReductions) {
+    CAPTURE(red);
+    auto r = race(std::string(kHeader) +
+                  "int c;\nvoid *w(void *a) { c = 1; return 0; }\n"
+                  "int main() { pthread_t t; c = 5; pthread_create(&t, 0, w, 0); pthread_join(t, 0); c = 2; return c; }\n", red);
+    CHECK(r.verdict == Verdict::Safe);
+  }
 }
 
 TEST_CASE("race: disjoint array cells do not race; the same cell does") {
-  auto safe = race(std::string(kHeader) +
-                   "int a[4];\nvoid *w(void *x) { a[1] = 1; return 0; }\n"
-                   "int main() { pthread_t t; pthread_create(&t, 0, w, 0); a[2] = 2; pthread_join(t, 0); return 0; }\n");
-  CHECK(safe.verdict == Verdict::Safe);
-  auto racy = race(std::string(kHeader) +
-                   "int a[4];\nvoid *w(void *x) { int i = 1; a[i] = 1; return 0; }\n"
-                   "int main() { pthread_t t; pthread_create(&t, 0, w, 0); int j = 1; a[j] = 2; pthread_join(t, 0); return 0; }\n");
-  CHECK(racy.verdict == Verdict::Unsafe);
-  CHECK(racy.first.variable == "a[1]");
+  for (const char* red : kReductions) {
+    CAPTURE(red);
+    auto safe = race(std::string(kHeader) +
+                     "int a[4];\nvoid *w(void *x) { a[1] = 1; return 0; }\n"
+                     "int main() { pthread_t t; pthread_create(&t, 0, w, 0); a[2] = 2; pthread_join(t, 0); return 0; }\n", red);
+    CHECK(safe.verdict == Verdict::Safe);
+    auto racy = race(std::string(kHeader) +
+                     "int a[4];\nvoid *w(void *x) { int i = 1; a[i] = 1; return 0; }\n"
+                     "int main() { pthread_t t; pthread_create(&t, 0, w, 0); int j = 1; a[j] = 2; pthread_join(t, 0); return 0; }\n", red);
+    CHECK(racy.verdict == Verdict::Unsafe);
+    CHECK(racy.first.variable == "a[1]");
+  }
 }
 
 TEST_CASE("race: accesses inside atomic sections do not race; reads never race with reads") {
-  auto r = race(std::string(kHeader) +
-                "void __VERIFIER_atomic_inc(void);\nint c;\n"
-                "void __VERIFIER_atomic_inc(void) { c++; }\n"
-                "void *w(void *a) { __VERIFIER_atomic_inc(); return 0; }\n"
-                "int main() { pthread_t t; pthread_create(&t, 0, w, 0); __VERIFIER_atomic_inc(); pthread_join(t, 0); return 0; }\n");
-  CHECK(r.verdict == Verdict::Safe);
-  auto rr = race(std::string(kHeader) +
-                 "int c = 3, d;\nvoid *w(void *a) { d = c; return 0; }\n"
-                 "int main() { pthread_t t; int x; pthread_create(&t, 0, w, 0); x = c; pthread_join(t, 0); return x; }\n");
-  CHECK(rr.verdict == Verdict::Safe);
+  for (const char* red : kReductions) {
+    CAPTURE(red);
+    auto r = race(std::string(kHeader) +
+                  "void __VERIFIER_atomic_inc(void);\nint c;\n"
+                  "void __VERIFIER_atomic_inc(void) { c++; }\n"
+                  "void *w(void *a) { __VERIFIER_atomic_inc(); return 0; }\n"
+                  "int main() { pthread_t t; pthread_create(&t, 0, w, 0); __VERIFIER_atomic_inc(); pthread_join(t, 0); return 0; }\n", red);
+    CHECK(r.verdict == Verdict::Safe);
+    auto rr = race(std::string(kHeader) +
+                   "int c = 3, d;\nvoid *w(void *a) { d = c; return 0; }\n"
+                   "int main() { pthread_t t; int x; pthread_create(&t, 0, w, 0); x = c; pthread_join(t, 0); return x; }\n", red);
+    CHECK(rr.verdict == Verdict::Safe);
+  }
 }
 
 TEST_CASE("triage: warning ids are order-insensitive and compare files by basename") {
