@@ -10,9 +10,10 @@
 //
 // i.e. both threads are base-enabled (DESIGN.md §B7, "consecutively executable"): accesses
 // inside atomic sections never race, because while one thread holds `atomic` no other thread
-// can move, so an atomic section is one step for every other thread. (The stored SV-COMP
-// labels agree: pthread-atomic/lamport.c, whose atomic writes of x meet a plain `x = 2`, is
-// `no-data-race: true`.) Only data cells count: mutex, condition and rwlock cells and the
+// can move, so an atomic section is one step for every other thread. (pthread-atomic/lamport.c
+// shows both sides: its atomic writes of x never race with the plain `x = 2`, but its plain
+// read `int x1 = x` does; docs/benchmark-labels.md explains why we score that task as a race
+// although its stored label says none.) Only data cells count: mutex, condition and rwlock cells and the
 // synchronization operations on them (lock, unlock, signal, the handle store of
 // pthread_create) are synchronization, not data.
 //
