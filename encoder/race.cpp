@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <map>
@@ -125,6 +126,20 @@ Side RaceSession::side(const std::vector<RaceAccess>& acc, unsigned k) {
 
 Term RaceSession::query_term(const RaceQuery& q, unsigned k) {
   auto& T = *terms_;
+  if (!q.control.empty()) {
+    const State& s = e_->states[k];
+    const Frame& f = e_->frames[k];
+    std::vector<Term> all;
+    for (const ControlTarget& c : q.control) {
+      const auto& reach = f.reach[c.thread];
+      std::vector<Term> at;
+      for (std::uint32_t pc : c.pcs)
+        if (std::binary_search(reach.begin(), reach.end(), pc))
+          at.push_back(T.mk_eq(s.pc[c.thread], T.mk_bv(e_->pc_bits[c.thread], pc)));
+      all.push_back(T.mk_and(s.started[c.thread], T.mk_or(at)));
+    }
+    return T.mk_and(all);
+  }
   const Side s1 = side(q.first, k);
   const Side s2 = q.second.empty() ? s1 : side(q.second, k);
   const std::size_t n = tm_.threads.size();
@@ -153,7 +168,7 @@ void RaceSession::extract(unsigned k, const RaceQuery& q, RaceAnswer& ans) {
   auto internal = [&](std::string why) {
     ans.verdict = Verdict::Unknown;
     ans.internal_error = true;
-    ans.reason = "internal error: race witness did not replay (" + why + ")";
+    ans.reason = std::string("internal error: ") + (q.control.empty() ? "race witness" : "schedule to the control state") + " did not replay (" + why + ")";
     ans.trace.clear();
   };
   std::vector<ir::Value> initial;
@@ -195,6 +210,19 @@ void RaceSession::extract(unsigned k, const RaceQuery& q, RaceAnswer& ans) {
     if (r.outcome != ir::StepOutcome::Ok) return internal(fmt::format("step {} did not execute", j + 1));
     ans.trace.push_back(make_trace_row(tm_, interp, static_cast<unsigned>(j + 1), schedule[j], r, before, state));
     ans.schedule.push_back(schedule[j].thread);
+  }
+
+  if (!q.control.empty()) {  // a control-state query: every listed thread at one of its pcs
+    for (const ControlTarget& c : q.control) {
+      const auto& ts = state.threads[c.thread];
+      const std::uint32_t at = ts.finished ? static_cast<std::uint32_t>(tm_.threads[c.thread].code.size()) : ts.pc;
+      if (!ts.started || std::find(c.pcs.begin(), c.pcs.end(), at) == c.pcs.end())
+        return internal(fmt::format("thread {} is not at a target location in the final state",
+                                    tm_.threads[c.thread].name));
+    }
+    ans.verdict = Verdict::Unsafe;
+    ans.bound = static_cast<unsigned>(schedule.size());
+    return;
   }
 
   // The racy state, checked concretely: both threads can be scheduled (started, not finished,
@@ -321,12 +349,58 @@ void RaceSession::run(const std::vector<RaceQuery>& qs,
   auto completeness_checkpoint = [](unsigned k) { return k <= 8 || k % (k <= 64 ? 4 : 8) == 0; };
   static const bool verbose = std::getenv("SIREN_BMC_VERBOSE") != nullptr;
 
+  // The queries at depth k (states after k steps); only control-state queries when
+  // `only_control` (at depth K: a state after K steps is within the bound, while a race
+  // there would need a step K+1). False: the global time limit ran out.
+  auto ask = [&](unsigned k, bool only_control) {
+    for (std::size_t i = 0; i < qs.size(); ++i) {
+      if (!open[i] || (only_control && qs[i].control.empty())) continue;
+      if (global_timed_out()) return false;
+      Term q = query_term(qs[i], k);
+      if (opt_.query_timeout > 0) {
+        const double left = opt_.query_timeout - spent[i];
+        if (left <= 0) {
+          RaceAnswer a;
+          a.verdict = Verdict::Unknown;
+          a.bound = checked;
+          a.reason = "timeout";
+          answer(i, a);
+          continue;
+        }
+        query_deadline = clock::now() + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(left));
+      }
+      const auto q0 = clock::now();
+      const auto r = solve(q);
+      spent[i] += std::chrono::duration<double>(clock::now() - q0).count();
+      query_deadline.reset();
+      if (verbose)
+        std::fprintf(stderr, "[race] depth %u query %zu: %s\n", k, i,
+                     r == solvers::SolveResult::Sat ? "sat" : r == solvers::SolveResult::Unsat ? "unsat" : "unknown");
+      if (r == solvers::SolveResult::Unknown) {
+        if (global_timed_out()) return false;
+        RaceAnswer a;
+        a.verdict = Verdict::Unknown;
+        a.bound = checked;
+        a.reason = "timeout";
+        answer(i, a);
+        continue;
+      }
+      if (r == solvers::SolveResult::Sat) {
+        RaceAnswer a;
+        extract(k, qs[i], a);
+        answer(i, a);
+      }
+    }
+    return true;
+  };
   try {
     for (unsigned k = 0;; ++k) {
       if (global_timed_out()) return collect(), timeout_all();
       e.build_frame(k);
       const Frame& f = e.frames[k];
       if (k == K) {
+        if (!ask(k, true)) return collect(), timeout_all();
+        if (n_open == 0) return collect();
         query_deadline.reset();
         const auto r = complete_at(k);
         if (r == solvers::SolveResult::Unknown) return collect(), timeout_all();
@@ -350,45 +424,7 @@ void RaceSession::run(const std::vector<RaceQuery>& qs,
           if (!other) other = "an error of an unknown kind is reachable";
         }
       }
-      // The race queries at depth k (states after k steps).
-      for (std::size_t i = 0; i < qs.size(); ++i) {
-        if (!open[i]) continue;
-        if (global_timed_out()) return collect(), timeout_all();
-        Term q = query_term(qs[i], k);
-        if (opt_.query_timeout > 0) {
-          const double left = opt_.query_timeout - spent[i];
-          if (left <= 0) {
-            RaceAnswer a;
-            a.verdict = Verdict::Unknown;
-            a.bound = checked;
-            a.reason = "timeout";
-            answer(i, a);
-            continue;
-          }
-          query_deadline = clock::now() + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(left));
-        }
-        const auto q0 = clock::now();
-        const auto r = solve(q);
-        spent[i] += std::chrono::duration<double>(clock::now() - q0).count();
-        query_deadline.reset();
-        if (verbose)
-          std::fprintf(stderr, "[race] depth %u query %zu: %s\n", k, i,
-                       r == solvers::SolveResult::Sat ? "sat" : r == solvers::SolveResult::Unsat ? "unsat" : "unknown");
-        if (r == solvers::SolveResult::Unknown) {
-          if (global_timed_out()) return collect(), timeout_all();
-          RaceAnswer a;
-          a.verdict = Verdict::Unknown;
-          a.bound = checked;
-          a.reason = "timeout";
-          answer(i, a);
-          continue;
-        }
-        if (r == solvers::SolveResult::Sat) {
-          RaceAnswer a;
-          extract(k, qs[i], a);
-          answer(i, a);
-        }
-      }
+      if (!ask(k, false)) return collect(), timeout_all();
       if (n_open == 0) return collect();
       checked = k + 1;
       if (completeness_checkpoint(k)) {
@@ -430,6 +466,19 @@ void solve_race_queries(const ir::ThreadModel& tm, const std::vector<RaceQuery>&
       }
   }
   if (stats) stats->peak_rss_mb = peak_rss_mb();
+}
+
+RaceAnswer check_reach(const ir::ThreadModel& tm, const CheckOptions& options,
+                       const std::vector<ControlTarget>& targets, CheckStats* stats) {
+  std::vector<RaceQuery> qs(1);
+  qs[0].control = targets;
+  RaceRunOptions ro;
+  ro.check = options;
+  RaceAnswer out;
+  out.verdict = Verdict::Unknown;
+  out.reason = "no answer";
+  solve_race_queries(tm, qs, ro, [&](std::size_t, const RaceAnswer& a) { out = a; }, stats);
+  return out;
 }
 
 RaceAnswer check_race(const ir::ThreadModel& tm, const CheckOptions& options, CheckStats* stats) {

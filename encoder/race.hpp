@@ -61,8 +61,19 @@ std::vector<RaceAccess> all_data_accesses(const ir::ThreadModel& tm);
 /// Does cell (obj, cell) count as data for races? (Data and ThreadHandle cells.)
 bool is_data_cell(const ir::ThreadModel& tm, ir::ObjectId obj, std::uint32_t cell);
 
+/// One thread's part of a control-state query: the thread has started and is at one of
+/// `pcs` (pc == code.size(): it has finished).
+struct ControlTarget {
+  ir::ThreadId thread = 0;
+  std::vector<std::uint32_t> pcs;
+};
+
 struct RaceQuery {
   std::vector<RaceAccess> first, second;  // second empty: the same set as first
+  /// Non-empty: a control-state (location-tuple) query instead of a race: a state in which
+  /// every listed thread is at one of its pcs; unlisted threads are anywhere. `first` and
+  /// `second` are then unused. The answer's trace is replayed and its final state checked.
+  std::vector<ControlTarget> control;
 };
 
 /// One side of a race found (from the replayed final state).
@@ -101,6 +112,13 @@ void solve_race_queries(const ir::ThreadModel& tm, const std::vector<RaceQuery>&
                         const RaceRunOptions& options,
                         const std::function<void(std::size_t, const RaceAnswer&)>& on_answer,
                         CheckStats* stats = nullptr);
+
+/// `siren check --reach`: is a state with these control locations reachable? UNSAFE =
+/// reachable (the schedule is replayed), SAFE = unreachable (every execution ends within the
+/// bound), SAFE_UP_TO_BOUND = not within the bound. Used by the SIR tests to check that a
+/// reduction keeps every control state.
+RaceAnswer check_reach(const ir::ThreadModel& tm, const CheckOptions& options,
+                       const std::vector<ControlTarget>& targets, CheckStats* stats = nullptr);
 
 /// `siren race`: one query over all data accesses.
 RaceAnswer check_race(const ir::ThreadModel& tm, const CheckOptions& options, CheckStats* stats = nullptr);

@@ -3,7 +3,9 @@
 // counterexample; --json prints one object. Exit codes: apps/siren/commands.hpp.
 #include "apps/siren/commands.hpp"
 #include "apps/siren/model_options.hpp"
+#include "apps/siren/trace_output.hpp"
 #include "encoder/bmc.hpp"
+#include "encoder/race.hpp"
 #include "ir/thread_model.hpp"
 #include "reduction/scheduler_constraints.hpp"
 
@@ -22,6 +24,7 @@
 #include <fstream>
 #include <memory>
 #include <new>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
@@ -43,6 +46,7 @@ struct CheckArgs {
   unsigned memory = 0;   // MB, 0 = none
   bool json = false;
   bool count_schedules = false;
+  std::string reach;  // --reach: thread:file:line,... (empty: check assertions)
 };
 
 std::string verdict_line(const encoder::CheckResult& r) {
@@ -71,23 +75,7 @@ void print_text(const encoder::CheckResult& r) {
   std::printf("%s\n", verdict_line(r).c_str());
   if (r.verdict != encoder::Verdict::Unsafe) return;
   std::printf("Counterexample (%zu steps):\n", r.trace.size());
-  std::size_t wthread = 6, wloc = 4, wstmt = 9;
-  std::vector<std::string> locs;
-  for (const auto& row : r.trace) {
-    locs.push_back(fmt::format("{}:{}", row.file, row.line));
-    wthread = std::max(wthread, row.thread.size());
-    wloc = std::max(wloc, locs.back().size());
-    wstmt = std::max(wstmt, std::min<std::size_t>(row.stmt.size(), 48));
-  }
-  for (std::size_t i = 0; i < r.trace.size(); ++i) {
-    const auto& row = r.trace[i];
-    std::string values;
-    for (const auto& [name, value] : row.values) values += (values.empty() ? "" : " ") + name + "=" + value;
-    std::string line = fmt::format("{:>4}  {:<{}}  {:<{}}  {:<{}}  {}", row.step, row.thread, wthread, locs[i],
-                                   wloc, row.stmt, wstmt, values);
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    std::printf("%s\n", line.c_str());
-  }
+  print_trace_table(r.trace);
 }
 
 void print_json(const encoder::CheckResult& r) {
@@ -96,14 +84,7 @@ void print_json(const encoder::CheckResult& r) {
   j["bound"] = r.bound;
   j["reason"] = r.reason;
   j["engine"] = r.engine;
-  auto trace = nlohmann::ordered_json::array();
-  for (const auto& row : r.trace) {
-    nlohmann::ordered_json v = nlohmann::ordered_json::object();
-    for (const auto& [name, value] : row.values) v[name] = value;
-    trace.push_back({{"step", row.step}, {"thread", row.thread}, {"file", row.file}, {"line", row.line},
-                     {"stmt", row.stmt}, {"values", v}});
-  }
-  j["trace"] = trace;
+  j["trace"] = trace_json(r.trace);
   j["stats"] = {{"frames", r.stats.frames},
                 {"vars", r.stats.vars},
                 {"clauses", r.stats.clauses},
@@ -226,6 +207,121 @@ int run_portfolio(const ir::ThreadModel& tm, const encoder::CheckOptions& co,
   return report(r);
 }
 
+// --- --reach: control-state (location-tuple) reachability ----------------------------------
+
+std::string base_name(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+/// Parses "thread:file:line,thread:done,..." against the thread model; on failure returns
+/// nullopt with `error` set.
+std::optional<std::vector<encoder::ControlTarget>> parse_reach(const ir::ThreadModel& tm, const std::string& spec,
+                                                               std::string& error) {
+  std::vector<encoder::ControlTarget> out;
+  std::size_t from = 0;
+  while (from <= spec.size()) {
+    const std::size_t comma = std::min(spec.find(',', from), spec.size());
+    const std::string item = spec.substr(from, comma - from);
+    from = comma + 1;
+    const auto colon = item.find(':');
+    if (colon == std::string::npos) {
+      error = "'" + item + "' is not thread:file:line or thread:done";
+      return std::nullopt;
+    }
+    const std::string thread = item.substr(0, colon), where = item.substr(colon + 1);
+    encoder::ControlTarget target;
+    const auto it = std::find_if(tm.threads.begin(), tm.threads.end(), [&](const ir::ThreadCode& t) { return t.name == thread; });
+    if (it == tm.threads.end()) {
+      std::string names;
+      for (const auto& t : tm.threads) names += (names.empty() ? "" : ", ") + t.name;
+      error = "no thread named '" + thread + "' (threads: " + names + ")";
+      return std::nullopt;
+    }
+    target.thread = static_cast<ir::ThreadId>(it - tm.threads.begin());
+    if (std::any_of(out.begin(), out.end(), [&](const encoder::ControlTarget& c) { return c.thread == target.thread; })) {
+      error = "thread '" + thread + "' is named twice";
+      return std::nullopt;
+    }
+    if (where == "done") {
+      target.pcs.push_back(static_cast<std::uint32_t>(it->code.size()));
+    } else {
+      const auto last = where.rfind(':');
+      unsigned line = 0;
+      if (last == std::string::npos || last + 1 >= where.size() ||
+          where.find_first_not_of("0123456789", last + 1) != std::string::npos ||
+          (line = static_cast<unsigned>(std::stoul(where.substr(last + 1)))) == 0) {
+        error = "'" + item + "' is not thread:file:line or thread:done";
+        return std::nullopt;
+      }
+      const std::string file = where.substr(0, last);
+      for (std::uint32_t pc = 0; pc < it->code.size(); ++pc) {
+        const ir::SourceLoc& loc = it->code[pc].loc;
+        if (loc.line != line || loc.file >= tm.files.size()) continue;
+        const std::string& f = tm.files[loc.file];
+        if (f == file || base_name(f) == base_name(file)) target.pcs.push_back(pc);
+      }
+      if (target.pcs.empty()) {
+        error = "thread '" + thread + "' has no instruction at " + where;
+        return std::nullopt;
+      }
+    }
+    out.push_back(std::move(target));
+  }
+  return out;
+}
+
+int run_reach(const ir::ThreadModel& tm, const CheckArgs& a, const encoder::CheckOptions& co,
+              std::chrono::steady_clock::time_point start) {
+  std::string error;
+  const auto targets = parse_reach(tm, a.reach, error);
+  if (!targets) {
+    std::fprintf(stderr, "siren: --reach: %s\n", error.c_str());
+    return kExitUsage;
+  }
+  encoder::CheckStats stats;
+  const encoder::RaceAnswer r = encoder::check_reach(tm, co, *targets, &stats);
+  stats.total_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const char* verdict = "UNKNOWN";
+  switch (r.verdict) {
+    case encoder::Verdict::Unsafe: verdict = "REACHABLE"; break;
+    case encoder::Verdict::Safe: verdict = "UNREACHABLE"; break;
+    case encoder::Verdict::SafeUpToBound: verdict = "UNREACHABLE_UP_TO_BOUND"; break;
+    case encoder::Verdict::Unknown: break;
+  }
+  if (r.internal_error) std::fprintf(stderr, "siren: %s\n", r.reason.c_str());
+  if (a.json) {
+    nlohmann::ordered_json j;
+    j["verdict"] = verdict;
+    j["reach"] = a.reach;
+    j["bound"] = r.bound;
+    j["reason"] = r.reason;
+    j["engine"] = "bmc";
+    j["trace"] = trace_json(r.trace);
+    j["stats"] = {{"frames", stats.frames}, {"vars", stats.vars}, {"clauses", stats.clauses},
+                  {"solve_seconds", stats.solve_seconds}, {"total_seconds", stats.total_seconds},
+                  {"peak_rss_mb", stats.peak_rss_mb}};
+    std::printf("%s\n", j.dump(2).c_str());
+  } else if (!r.internal_error) {
+    switch (r.verdict) {
+      case encoder::Verdict::Unsafe:
+        std::printf("VERIFICATION RESULT: REACHABLE (%s)\n", a.reach.c_str());
+        std::printf("Schedule to the control state (%zu steps, replayed):\n", r.trace.size());
+        print_trace_table(r.trace);
+        break;
+      case encoder::Verdict::Safe:
+        std::printf("VERIFICATION RESULT: UNREACHABLE (every execution ends within %u steps)\n", r.bound);
+        break;
+      case encoder::Verdict::SafeUpToBound:
+        std::printf("VERIFICATION RESULT: UNREACHABLE up to bound %u (not in executions of at most %u steps; "
+                    "not a proof)\n", r.bound, r.bound);
+        break;
+      case encoder::Verdict::Unknown: std::printf("VERIFICATION RESULT: UNKNOWN: %s\n", r.reason.c_str()); break;
+    }
+  }
+  return verdict_exit_code(r.verdict, r.internal_error);
+}
+
 int run_check(const CheckArgs& a) {
   const auto start = std::chrono::steady_clock::now();
   encoder::CheckResult result;
@@ -260,6 +356,14 @@ int run_check(const CheckArgs& a) {
     if (a.timeout > 0)
       co.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                 std::chrono::duration<double>(a.timeout));
+    if (!a.reach.empty()) {
+      if (a.engine == "explicit" || a.count_schedules || a.solver != "cadical") {
+        std::fprintf(stderr, "siren: --reach runs the BMC engine with CaDiCaL (not with --engine explicit, "
+                             "--count-schedules or --solver %s)\n", a.solver.c_str());
+        return kExitUsage;
+      }
+      return run_reach(tm, a, co, start);
+    }
     if (a.solver == "portfolio") {
       // The explicit search runs once, here; the two solver processes then run BMC only.
       if (co.engine != "bmc" && !co.count_schedules) {
@@ -316,6 +420,12 @@ void add_check_command(CLI::App& app, int& exit_code) {
                 "Instead of checking: count the complete schedules (up to the bound) the encoded scheduler "
                 "admits under the reduction, by enumeration (small programs without nondet only); --json adds "
                 "\"schedules\": N");
+  cmd->add_option("--reach", args->reach,
+                  "Instead of checking assertions: is a state reachable in which each named thread is at the "
+                  "given line (before executing it) or has finished? THREAD:FILE:LINE or THREAD:done, "
+                  "comma-separated; thread names as `siren explore` prints them (main, t#1, ...). REACHABLE "
+                  "(exit 10, replayed schedule), UNREACHABLE, UNREACHABLE up to bound K or UNKNOWN (BMC with "
+                  "the chosen --reduction)");
   cmd->add_option("--solver", args->solver,
                   "Solver: cadical (default; bit-blasting), z3 (in-process SMT), boolector (the boolector "
                   "program, one process per query), portfolio (cadical and z3 in two processes, first "

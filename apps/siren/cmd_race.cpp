@@ -54,23 +54,7 @@ void print_text(const encoder::RaceAnswer& r) {
   side("first: ", r.first);
   side("second:", r.second);
   std::printf("Schedule to the racy state (%zu steps, replayed):\n", r.trace.size());
-  std::size_t wthread = 6, wloc = 4, wstmt = 9;
-  std::vector<std::string> locs;
-  for (const auto& row : r.trace) {
-    locs.push_back(fmt::format("{}:{}", row.file, row.line));
-    wthread = std::max(wthread, row.thread.size());
-    wloc = std::max(wloc, locs.back().size());
-    wstmt = std::max(wstmt, std::min<std::size_t>(row.stmt.size(), 48));
-  }
-  for (std::size_t i = 0; i < r.trace.size(); ++i) {
-    const auto& row = r.trace[i];
-    std::string values;
-    for (const auto& [name, value] : row.values) values += (values.empty() ? "" : " ") + name + "=" + value;
-    std::string line = fmt::format("{:>4}  {:<{}}  {:<{}}  {:<{}}  {}", row.step, row.thread, wthread, locs[i], wloc,
-                                   row.stmt, wstmt, values);
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    std::printf("%s\n", line.c_str());
-  }
+  print_trace_table(r.trace);
 }
 
 void print_json(const encoder::RaceAnswer& r, const encoder::CheckStats& st) {

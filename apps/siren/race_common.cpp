@@ -21,17 +21,6 @@ nlohmann::ordered_json race_end_json(const encoder::RaceEnd& e) {
           {"stmt", e.stmt}};
 }
 
-nlohmann::ordered_json trace_json(const std::vector<encoder::TraceRow>& trace) {
-  auto out = nlohmann::ordered_json::array();
-  for (const auto& row : trace) {
-    nlohmann::ordered_json v = nlohmann::ordered_json::object();
-    for (const auto& [name, value] : row.values) v[name] = value;
-    out.push_back({{"step", row.step}, {"thread", row.thread}, {"file", row.file}, {"line", row.line},
-                   {"stmt", row.stmt}, {"values", v}});
-  }
-  return out;
-}
-
 namespace {
 nlohmann::ordered_json physical(const std::string& file, unsigned line, unsigned col) {
   nlohmann::ordered_json region = {{"startLine", line == 0 ? 1 : line}};

@@ -4,6 +4,7 @@
 
 #include "encoder/race.hpp"
 #include "apps/siren/model_options.hpp"
+#include "apps/siren/trace_output.hpp"
 #include "ir/thread_model.hpp"
 
 #include <nlohmann/json.hpp>
@@ -15,7 +16,6 @@
 namespace siren::app {
 
 nlohmann::ordered_json race_end_json(const encoder::RaceEnd& e);
-nlohmann::ordered_json trace_json(const std::vector<encoder::TraceRow>& trace);
 
 /// One SARIF result for a race (ruleId "data-race"); `message` is its text.
 nlohmann::ordered_json sarif_result(const std::string& level, const std::string& message,

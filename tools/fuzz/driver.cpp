@@ -96,6 +96,14 @@ std::vector<Config> available_configs() {
       if (usable(red, sol)) out.push_back({red, sol});
   out.push_back({"none", "cadical", "explicit"});
   for (const auto& red : reductions) {
+    if (red == "none") continue;
+    encoder::CheckOptions co;
+    co.bound = 2;
+    co.reduction = red;
+    const encoder::RaceAnswer r = encoder::check_reach(*t.tm, co, {{0, {0}}});
+    if (r.verdict == encoder::Verdict::Unsafe) out.push_back({red, "cadical", "reach"});
+  }
+  for (const auto& red : reductions) {
     // What `siren race` accepts besides none. (SIR keeps control states, and a race also
     // needs two equal addresses, so race checking does not offer it.)
     if (red != "mpor") continue;
@@ -169,6 +177,61 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
   for (const Config& c : o.configs) {
     ConfigResult cr;
     cr.config = c;
+    if (c.engine == "reach") {
+      // Every control state the explorer reached (or a sample) must be reachable under the
+      // reduction: one encoding, one query per control state.
+      std::vector<const ir::ControlState*> states;
+      for (const ir::ControlState& cs : ex.control_states) states.push_back(&cs);
+      if (o.reach_samples > 0 && states.size() > o.reach_samples) {
+        std::mt19937_64 pick(p.seed);
+        std::shuffle(states.begin(), states.end(), pick);
+        states.resize(o.reach_samples);
+      }
+      std::vector<encoder::RaceQuery> qs;
+      for (const ir::ControlState* cs : states) {
+        encoder::RaceQuery q;
+        for (ir::ThreadId th = 0; th < cs->pcs.size(); ++th) {
+          if (cs->pcs[th] == ir::ControlState::kNotStarted) continue;
+          const auto pc = cs->pcs[th] == ir::ControlState::kFinished ? static_cast<std::uint32_t>(tm.threads[th].code.size())
+                                                                     : static_cast<std::uint32_t>(cs->pcs[th]);
+          q.control.push_back({th, {pc}});
+        }
+        if (!q.control.empty()) qs.push_back(std::move(q));
+      }
+      encoder::RaceRunOptions ro;
+      ro.check.bound = o.bound;
+      ro.check.reduction = c.reduction;
+      if (o.check_timeout > 0)
+        ro.check.deadline = clock_type::now() + std::chrono::duration_cast<clock_type::duration>(
+                                                    std::chrono::duration<double>(o.check_timeout));
+      std::size_t reached = 0, timeouts = 0;
+      std::string why;
+      encoder::solve_race_queries(tm, qs, ro, [&](std::size_t i, const encoder::RaceAnswer& a) {
+        if (a.verdict == encoder::Verdict::Unsafe) ++reached;
+        else if (a.verdict == encoder::Verdict::Unknown && !a.internal_error && a.reason.rfind("timeout", 0) == 0) ++timeouts;
+        else if (why.empty()) {
+          std::string where;
+          for (const auto& tg : qs[i].control)
+            where += (where.empty() ? "" : ",") + tm.threads[tg.thread].name + ":" +
+                     (tg.pcs[0] == tm.threads[tg.thread].code.size() ? std::string("done") : tm.where(tm.threads[tg.thread].code[tg.pcs[0]].loc) + "@" + std::to_string(tg.pcs[0]));
+          why = fmt::format("control state ({}) the explorer reaches is {}{}", where, encoder::verdict_name(a.verdict),
+                            a.reason.empty() ? "" : " [" + a.reason + "]");
+        }
+      });
+      rr.reach_asked += qs.size();
+      cr.result.verdict = why.empty() ? encoder::Verdict::Unsafe : encoder::Verdict::Safe;
+      cr.result.reason = fmt::format("{} of {} control states reached, {} timeouts", reached, qs.size(), timeouts);
+      if (!why.empty()) {
+        cr.agrees = false;
+        cr.why = fmt::format("{}: {}", c.str(), why);
+        if (rr.outcome != Outcome::Disagree) {
+          rr.outcome = Outcome::Disagree;
+          rr.detail = cr.why;
+        }
+      }
+      rr.checks.push_back(std::move(cr));
+      continue;
+    }
     if (c.engine == "race") {
       if (!race_base) race_base = race_under("none");
       const encoder::RaceAnswer a = race_under(c.reduction);

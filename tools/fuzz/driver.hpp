@@ -19,18 +19,21 @@ struct Config {
   /// "bmc", or "explicit" (ir/search.hpp; compared with an UNBOUNDED explorer run, since the
   /// explicit search has no step bound; reduction and solver are then unused), or "race"
   /// (encoder::check_race under `reduction`, compared with check_race under none: a reduction
-  /// must keep every racy state reachable).
+  /// must keep every racy state reachable), or "reach" (encoder::check_reach under
+  /// `reduction` on control states the explorer reached: each must be REACHABLE).
   std::string engine = "bmc";
   std::string str() const {
     if (engine == "explicit") return "--engine explicit";
     if (engine == "race") return "race --reduction " + reduction;
+    if (engine == "reach") return "check --reach --reduction " + reduction;
     return "--engine " + engine + " --reduction " + reduction + " --solver " + solver;
   }
 };
 
 /// Every reduction and solver the engine accepts right now (probed on a one-thread program),
 /// as the cross product reductions x solvers (BMC), plus the explicit engine, plus race
-/// checking under mpor (the reduction `siren race` offers besides none).
+/// checking under mpor (the reduction `siren race` offers besides none), plus control-state
+/// reachability under every reduction other than none.
 std::vector<Config> available_configs();
 
 struct DriverOptions {
@@ -41,6 +44,8 @@ struct DriverOptions {
   std::string tmp_dir;               // where program files are written
   GeneratorOptions generator;
   double safe_share = 0.3;          // share of free-form seeds steered towards SAFE
+  /// "reach" configurations: how many of the explorer's control states to ask (0: all).
+  std::size_t reach_samples = 0;
 };
 
 /// generate() plus the verdict steering (driver.cpp): for a share of the free-form seeds,
@@ -65,6 +70,7 @@ struct RunResult {
   std::size_t error_threads = 0;      // ... number of distinct threads in it
   std::size_t error_workers = 0;      // ... of which not main
   double explore_seconds = 0, check_seconds = 0, frontend_seconds = 0;
+  std::size_t reach_asked = 0;        // control states asked ("reach" configurations)
   std::vector<ConfigResult> checks;
 };
 

@@ -54,6 +54,8 @@ int main(int argc, char** argv) {
   app.add_option("--solvers", solvers_filter,
                  "Comma-separated solvers to use (default: every available one)");
   app.add_option("--check-timeout", o.check_timeout, "Seconds per siren check run (default 30)");
+  app.add_option("--reach-samples", o.reach_samples,
+                 "Control states of the explorer asked per program and reduction with check --reach (default 0: all)");
   app.add_option("--print", print_seed, "Print the program of this seed and exit");
   app.add_flag("--verbose,-v", verbose, "One line per program");
   CLI11_PARSE(app, argc, argv);
@@ -96,6 +98,7 @@ int main(int argc, char** argv) {
   std::uint64_t n = 0, disagreements = 0, skipped = 0, timeouts = 0;
   std::uint64_t explicit_compared = 0, explicit_safe = 0;  // --engine explicit vs the unbounded explorer
   std::uint64_t race_compared = 0, race_found = 0;          // race under a reduction vs under none
+  std::uint64_t reach_asked = 0;                            // control states asked under reductions
   std::map<std::string, std::uint64_t> verdicts, templ_total, templ_unsafe;
   std::uint64_t three_workers = 0, deep = 0, max_steps = 0;
   double t_front = 0, t_explore = 0, t_check = 0, worst = 0;
@@ -113,6 +116,7 @@ int main(int argc, char** argv) {
     t_front += r.frontend_seconds;
     t_explore += r.explore_seconds;
     t_check += r.check_seconds;
+    reach_asked += r.reach_asked;
     ++templ_total[p.templ];
     for (const ConfigResult& c : r.checks)
       if (c.config.engine == "explicit" && c.result.engine == "explicit") {
@@ -191,6 +195,8 @@ int main(int argc, char** argv) {
               static_cast<unsigned long long>(skipped), static_cast<unsigned long long>(timeouts));
   std::printf("explicit engine compared with the unbounded explorer on %llu programs (%llu SAFE)\n",
               static_cast<unsigned long long>(explicit_compared), static_cast<unsigned long long>(explicit_safe));
+  std::printf("control states of the explorer asked with check --reach under a reduction: %llu\n",
+              static_cast<unsigned long long>(reach_asked));
   std::printf("race checks under a reduction compared with race --reduction none: %llu (%llu with a race)\n",
               static_cast<unsigned long long>(race_compared), static_cast<unsigned long long>(race_found));
   std::printf("programs %llu, disagreements %llu\n", static_cast<unsigned long long>(n),
