@@ -85,12 +85,15 @@ def scatter(rows, a, b, path, limit):
 
 
 def make_plots(rows, config_names, out_dir, limit):
-    """Write cactus.png and one scatter per pair of configurations; returns the file names."""
+    """Write cactus.png and one scatter per pair of configurations that gave verdicts (not
+    e.g. --count-schedules ones, which never answer); returns the file names."""
     import os
     names = ["cactus.png"]
-    cactus(rows, config_names, os.path.join(out_dir, "cactus.png"), limit)
-    for i, a in enumerate(config_names):
-        for b in config_names[i + 1:]:
+    answering = [c for c in config_names
+                 if any(r["config"] == c and r["outcome"] in ("correct", "wrong") for r in rows)]
+    cactus(rows, answering, os.path.join(out_dir, "cactus.png"), limit)
+    for i, a in enumerate(answering):
+        for b in answering[i + 1:]:
             name = f"scatter_{a}_vs_{b}.png"
             scatter(rows, a, b, os.path.join(out_dir, name), limit)
             names.append(name)
