@@ -79,6 +79,18 @@ case("cfg missing file", ["cfg", missing_c], 6, r"does_not_exist\.c")
 case("cfg syntax error", ["cfg", syntax_c], 6, r"syntax\.c:1:[0-9]+: ?error")
 # a working run
 case("ok program", ["check", ok_c], 0)
+# --reach on the paper's Fig. 1 (main creates t2#1; main joins it at line 27)
+fig1 = os.path.join(os.path.dirname(os.path.abspath(sys.argv[2])), "examples", "fig1.c")
+case("reach: main at 26 with t2 finished", ["check", fig1, "--reach", "main:fig1.c:26,t2#1:done"], 10,
+     max_seconds=60)
+case("reach: main past the join while t2 is at line 12", ["check", fig1, "--reach",
+     "main:fig1.c:28,t2#1:fig1.c:12", "--reduction", "mpor"], 0, max_seconds=60)
+case("reach: unknown thread", ["check", fig1, "--reach", "nobody:fig1.c:3"], 1, r"no thread named 'nobody'")
+case("reach: no instruction on that line", ["check", fig1, "--reach", "main:fig1.c:3"], 1,
+     r"no instruction at fig1\.c:3")
+case("reach: malformed", ["check", fig1, "--reach", "main"], 1, r"not thread:file:line")
+case("reach: not with the explicit engine", ["check", fig1, "--reach", "main:fig1.c:26",
+     "--engine", "explicit"], 1, r"--reach runs the BMC engine")
 # timeout: UNKNOWN within the limit plus one second (plus process start-up)
 p = case("timeout", ["check", spin_c, "--bound", "100000", "--timeout", "2", "--json"], 5,
          max_seconds=3.5)
