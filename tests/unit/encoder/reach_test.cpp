@@ -1,0 +1,148 @@
+// Control-state reachability (encoder::check_reach, `siren check --reach`) and what it is for:
+// a scheduler reduction must keep every control state reachable (DESIGN.md §B8; issue 8).
+// Every control state the explorer reaches (the tuple of the threads' pcs, "finished"
+// included) is asked under none, mpor and sir over one encoding; each must be REACHABLE with
+// a replayed schedule. On fig1 and on the shared SV-COMP tasks the explorer finishes. (The
+// fuzz parts in ctest do the same on the 300 random programs.)
+#include "encoder/race.hpp"
+#include "ir/explorer.hpp"
+#include "tests/unit/encoder/count_helpers.hpp"
+
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace siren;
+
+namespace {
+
+struct ReachCount {
+  std::size_t asked = 0, reached = 0, timeouts = 0;
+  std::string first_problem;
+};
+
+/// Asks every control state of `ex` under `reduction` (bound `bound`, `seconds` in all).
+ReachCount ask_all(const ir::ThreadModel& tm, const ir::ExploreResult& ex, const std::string& reduction,
+                   unsigned bound, double seconds) {
+  std::vector<encoder::RaceQuery> qs;
+  for (const ir::ControlState& cs : ex.control_states) {
+    encoder::RaceQuery q;
+    for (ir::ThreadId t = 0; t < cs.pcs.size(); ++t) {
+      if (cs.pcs[t] == ir::ControlState::kNotStarted) continue;
+      const auto pc = cs.pcs[t] == ir::ControlState::kFinished ? static_cast<std::uint32_t>(tm.threads[t].code.size())
+                                                               : static_cast<std::uint32_t>(cs.pcs[t]);
+      q.control.push_back({t, {pc}});
+    }
+    if (!q.control.empty()) qs.push_back(std::move(q));
+  }
+  encoder::RaceRunOptions ro;
+  ro.check.bound = bound;
+  ro.check.reduction = reduction;
+  ro.check.deadline = std::chrono::steady_clock::now() +
+                      std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
+  ReachCount c;
+  c.asked = qs.size();
+  encoder::solve_race_queries(tm, qs, ro, [&](std::size_t i, const encoder::RaceAnswer& a) {
+    if (a.verdict == encoder::Verdict::Unsafe) {
+      ++c.reached;
+    } else if (a.verdict == encoder::Verdict::Unknown && !a.internal_error && a.reason.rfind("timeout", 0) == 0) {
+      ++c.timeouts;
+    } else if (c.first_problem.empty()) {
+      std::string where;
+      for (const auto& tg : qs[i].control)
+        where += tm.threads[tg.thread].name + "@" + std::to_string(tg.pcs[0]) + " ";
+      c.first_problem = "control state " + where + "answered " + encoder::verdict_name(a.verdict) + " " + a.reason;
+    }
+  });
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("reach: every control state of fig1 is reachable under none, mpor and sir") {
+  auto tm = test::model_of_file(std::string(SIREN_SOURCE_DIR) + "/../shared/examples/fig1.c");
+  REQUIRE(tm);
+  ir::ExploreOptions eo;
+  eo.count_schedules = false;
+  const ir::ExploreResult ex = ir::explore(*tm, eo);
+  REQUIRE(ex.verdict == ir::ExploreVerdict::Safe);
+  // The explorer's count of control states (pinned: a change in the IR of fig1 shows here).
+  CHECK(ex.control_states.size() == 146);
+  for (const char* red : {"none", "mpor", "sir"}) {
+    CAPTURE(red);
+    const ReachCount c = ask_all(*tm, ex, red, 60, 120);
+    INFO(c.first_problem);
+    CHECK(c.timeouts == 0);
+    CHECK(c.reached == c.asked);
+    CHECK(c.asked == 146);  // every one has a started thread
+  }
+}
+
+TEST_CASE("reach: an unreachable control state is UNREACHABLE, with and without reductions") {
+  auto tm = test::model_of_file(std::string(SIREN_SOURCE_DIR) + "/../shared/examples/fig1.c");
+  REQUIRE(tm);
+  // main past pthread_join (its last instruction: finished) while t2 has not finished.
+  ir::ThreadId t2 = 1;
+  std::vector<std::uint32_t> not_done;
+  for (std::uint32_t pc = 0; pc < tm->threads[t2].code.size(); ++pc) not_done.push_back(pc);
+  const std::vector<encoder::ControlTarget> targets{
+      {0, {static_cast<std::uint32_t>(tm->threads[0].code.size())}}, {t2, not_done}};
+  for (const char* red : {"none", "mpor", "sir"}) {
+    CAPTURE(red);
+    encoder::CheckOptions co;
+    co.bound = 60;
+    co.reduction = red;
+    const encoder::RaceAnswer a = encoder::check_reach(*tm, co, targets);
+    CHECK(!a.internal_error);
+    CHECK(a.verdict == encoder::Verdict::Safe);
+  }
+}
+
+TEST_CASE("reach: every control state the explorer reaches in the shared SV-COMP tasks, under mpor and sir") {
+  const std::string dir = std::string(SIREN_SHARED_DIR) + "/benchmarks/svcomp/";
+  std::ifstream index(dir + "INDEX.tsv");
+  REQUIRE(index);
+  std::string line;
+  std::getline(index, line);  // header
+  std::set<std::string> seen;
+  std::size_t tasks = 0, checked = 0, states = 0, timeouts = 0;
+  const unsigned bound = 30;
+  while (std::getline(index, line)) {
+    std::istringstream ls(line);
+    std::string category, yml, input;
+    std::getline(ls, category, '\t');
+    std::getline(ls, yml, '\t');
+    std::getline(ls, input, '\t');
+    if (input.empty() || !seen.insert(category + "/" + input).second) continue;
+    ++tasks;
+    const std::string path = dir + category + "/" + input;
+    auto tm = test::model_of_file(path);
+    if (!tm) continue;
+    ir::ExploreOptions eo;
+    eo.bound = bound;
+    eo.max_states = 20000;
+    eo.count_schedules = false;
+    const ir::ExploreResult ex = ir::explore(*tm, eo);
+    if (ex.verdict == ir::ExploreVerdict::Unknown || ex.control_states.size() > 1500) continue;
+    CAPTURE(path);
+    bool complete = true;
+    for (const char* red : {"mpor", "sir"}) {
+      CAPTURE(red);
+      const ReachCount c = ask_all(*tm, ex, red, bound, 8);
+      INFO(c.first_problem);
+      CHECK(c.reached + c.timeouts == c.asked);  // nothing the explorer reaches is unreachable
+      timeouts += c.timeouts;
+      states += c.reached;
+      complete = complete && c.timeouts == 0;
+    }
+    if (complete) ++checked;
+  }
+  MESSAGE("SV-COMP inputs: " << tasks << ", every control state reached under mpor and sir: " << checked
+                             << ", control states reached: " << states << ", timeouts: " << timeouts);
+  CHECK(checked >= 25);  // 36 on an idle machine; timeouts (a loaded machine) only lower it
+}
