@@ -47,6 +47,11 @@ double peak_rss_mb() {
   return static_cast<double>(ru.ru_maxrss) / 1024.0;
 }
 
+bool thread_limit_reached(const CheckResult& r) {
+  return r.verdict == Verdict::Unknown && !r.internal_error && r.reason.rfind("modelling limit reached at ", 0) == 0 &&
+         r.reason.find(": threads: ") != std::string::npos;
+}
+
 namespace {
 
 std::string error_reason(const ir::ThreadModel& tm, const ErrorSite& site) {

@@ -105,6 +105,10 @@ struct CheckResult {
 /// The engine names `CheckOptions::engine` accepts.
 const std::vector<std::string>& engine_names();
 
+/// Did `r` end UNKNOWN because a thread-instance limit (--threads) is reachable? (Its reason
+/// is the "modelling limit reached at LOC: threads: ..." that every engine writes.)
+bool thread_limit_reached(const CheckResult& r);
+
 /// The explicit-state part of --engine explicit / auto (ir/search.hpp) on its own: fills `res`
 /// and returns true when that is the final answer (UNSAFE with a replayed trace, SAFE, or an
 /// answer BMC cannot improve on); false when BMC should run next (auto).

@@ -47,7 +47,12 @@ struct CheckArgs {
   bool json = false;
   bool count_schedules = false;
   std::string reach;  // --reach: thread:file:line,... (empty: check assertions)
+  bool threads_given = false;  // --threads on the command line (else more are tried at the limit)
 };
+
+// Without --threads, a check that ends at the thread limit is repeated with twice the limit
+// while time is left, up to this many threads.
+constexpr unsigned kMaxAutoThreads = 32;
 
 std::string verdict_line(const encoder::CheckResult& r) {
   switch (r.verdict) {
@@ -377,6 +382,20 @@ int run_check(const CheckArgs& a) {
       return run_portfolio(tm, co, start, report);
     }
     result = encoder::check(tm, co);
+    // A program whose create sites run more often than --threads allows ends UNKNOWN at the
+    // limit. Unless --threads was given, try again with twice the limit while time is left: a
+    // violation found with more threads is real (and replayed), and SAFE still needs the limit
+    // to be unreachable.
+    for (unsigned threads = a.front.threads * 2; !a.threads_given && threads <= kMaxAutoThreads &&
+                                                 encoder::thread_limit_reached(result) &&
+                                                 !(co.deadline && std::chrono::steady_clock::now() >= *co.deadline);
+         threads *= 2) {
+      FrontArgs more = a.front;
+      more.threads = threads;
+      LoadedModel again = load_model(a.file, more);
+      if (!again.tm) break;
+      result = encoder::check(*again.tm, co);
+    }
     result.stats.total_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   } catch (const std::bad_alloc&) {
     result = {};
@@ -439,7 +458,8 @@ void add_check_command(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(1u, 100000000u));
   cmd->add_flag("--json", args->json, "Print one JSON object instead of text");
   add_front_options(cmd, args->front);
-  cmd->callback([args, &exit_code] {
+  cmd->callback([args, cmd, &exit_code] {
+    args->threads_given = cmd->count("--threads") > 0;
     if (args->memory > 0) limit_memory_mb(args->memory);
     exit_code = run_check(*args);
   });

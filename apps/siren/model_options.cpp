@@ -15,7 +15,9 @@
 namespace siren::app {
 
 void add_front_options(CLI::App* cmd, FrontArgs& a) {
-  cmd->add_option("--threads", a.threads, "Maximum number of threads including main (default 8)")
+  cmd->add_option("--threads", a.threads,
+                  "Maximum number of threads including main (default 8; check without --threads tries 16 and 32 "
+                  "when 8 are not enough)")
       ->check(CLI::Range(1u, 4096u));
   cmd->add_option("--recursion", a.recursion, "Inlining depth of recursive calls (default 4)")
       ->check(CLI::Range(0u, 1000u));

@@ -1,0 +1,24 @@
+/* Twelve workers each add 1 to a counter under a mutex; only when all twelve have run can
+   main see 12. With the default --threads 8 the create site runs out of slots (modelling
+   limit); without --threads, siren check tries 16 threads and finds the violation. */
+#include <assert.h>
+#include <pthread.h>
+
+#define N 12
+int count = 0;
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+
+void *worker(void *arg) {
+  pthread_mutex_lock(&m);
+  count = count + 1;
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+
+int main(void) {
+  pthread_t t[N];
+  for (int i = 0; i < N; i++) pthread_create(&t[i], 0, worker, 0);
+  for (int i = 0; i < N; i++) pthread_join(t[i], 0);
+  assert(count != N);
+  return 0;
+}
