@@ -468,29 +468,40 @@ void solve_race_queries(const ir::ThreadModel& tm, const std::vector<RaceQuery>&
   if (stats) stats->peak_rss_mb = peak_rss_mb();
 }
 
-RaceAnswer check_reach(const ir::ThreadModel& tm, const CheckOptions& options,
-                       const std::vector<ControlTarget>& targets, CheckStats* stats) {
-  std::vector<RaceQuery> qs(1);
-  qs[0].control = targets;
+namespace {
+RaceAnswer solve_one(const ir::ThreadModel& tm, RaceQuery query, const CheckOptions& options, CheckStats* stats) {
   RaceRunOptions ro;
   ro.check = options;
   RaceAnswer out;
   out.verdict = Verdict::Unknown;
   out.reason = "no answer";
-  solve_race_queries(tm, qs, ro, [&](std::size_t, const RaceAnswer& a) { out = a; }, stats);
+  solve_race_queries(tm, {std::move(query)}, ro, [&](std::size_t, const RaceAnswer& a) { out = a; }, stats);
+  return out;
+}
+}  // namespace
+
+std::vector<ControlTarget> control_targets(const ir::ThreadModel& tm, const ir::ControlState& cs) {
+  std::vector<ControlTarget> out;
+  for (ir::ThreadId t = 0; t < cs.pcs.size() && t < tm.threads.size(); ++t) {
+    if (cs.pcs[t] == ir::ControlState::kNotStarted) continue;
+    const auto pc = cs.pcs[t] == ir::ControlState::kFinished ? static_cast<std::uint32_t>(tm.threads[t].code.size())
+                                                             : static_cast<std::uint32_t>(cs.pcs[t]);
+    out.push_back({t, {pc}});
+  }
   return out;
 }
 
+RaceAnswer check_reach(const ir::ThreadModel& tm, const CheckOptions& options,
+                       const std::vector<ControlTarget>& targets, CheckStats* stats) {
+  RaceQuery q;
+  q.control = targets;
+  return solve_one(tm, std::move(q), options, stats);
+}
+
 RaceAnswer check_race(const ir::ThreadModel& tm, const CheckOptions& options, CheckStats* stats) {
-  std::vector<RaceQuery> qs(1);
-  qs[0].first = all_data_accesses(tm);
-  RaceRunOptions ro;
-  ro.check = options;
-  RaceAnswer out;
-  out.verdict = Verdict::Unknown;
-  out.reason = "no answer";
-  solve_race_queries(tm, qs, ro, [&](std::size_t, const RaceAnswer& a) { out = a; }, stats);
-  return out;
+  RaceQuery q;
+  q.first = all_data_accesses(tm);
+  return solve_one(tm, std::move(q), options, stats);
 }
 
 }  // namespace siren::encoder

@@ -32,6 +32,7 @@
 #pragma once
 
 #include "encoder/bmc.hpp"
+#include "ir/explorer.hpp"
 #include "ir/interpreter.hpp"
 #include "ir/thread_model.hpp"
 
@@ -112,6 +113,10 @@ void solve_race_queries(const ir::ThreadModel& tm, const std::vector<RaceQuery>&
                         const RaceRunOptions& options,
                         const std::function<void(std::size_t, const RaceAnswer&)>& on_answer,
                         CheckStats* stats = nullptr);
+
+/// The control-state query for a control state of the explorer: every started thread at its
+/// pc (finished: code.size()); threads not started are left free.
+std::vector<ControlTarget> control_targets(const ir::ThreadModel& tm, const ir::ControlState& cs);
 
 /// `siren check --reach`: is a state with these control locations reachable? UNSAFE =
 /// reachable (the schedule is replayed), SAFE = unreachable (every execution ends within the

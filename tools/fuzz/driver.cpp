@@ -190,12 +190,7 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
       std::vector<encoder::RaceQuery> qs;
       for (const ir::ControlState* cs : states) {
         encoder::RaceQuery q;
-        for (ir::ThreadId th = 0; th < cs->pcs.size(); ++th) {
-          if (cs->pcs[th] == ir::ControlState::kNotStarted) continue;
-          const auto pc = cs->pcs[th] == ir::ControlState::kFinished ? static_cast<std::uint32_t>(tm.threads[th].code.size())
-                                                                     : static_cast<std::uint32_t>(cs->pcs[th]);
-          q.control.push_back({th, {pc}});
-        }
+        q.control = encoder::control_targets(tm, *cs);
         if (!q.control.empty()) qs.push_back(std::move(q));
       }
       encoder::RaceRunOptions ro;

@@ -32,12 +32,7 @@ ReachCount ask_all(const ir::ThreadModel& tm, const ir::ExploreResult& ex, const
   std::vector<encoder::RaceQuery> qs;
   for (const ir::ControlState& cs : ex.control_states) {
     encoder::RaceQuery q;
-    for (ir::ThreadId t = 0; t < cs.pcs.size(); ++t) {
-      if (cs.pcs[t] == ir::ControlState::kNotStarted) continue;
-      const auto pc = cs.pcs[t] == ir::ControlState::kFinished ? static_cast<std::uint32_t>(tm.threads[t].code.size())
-                                                               : static_cast<std::uint32_t>(cs.pcs[t]);
-      q.control.push_back({t, {pc}});
-    }
+    q.control = encoder::control_targets(tm, cs);
     if (!q.control.empty()) qs.push_back(std::move(q));
   }
   encoder::RaceRunOptions ro;
