@@ -352,23 +352,26 @@ void RaceSession::run(const std::vector<RaceQuery>& qs,
   // The queries at depth k (states after k steps); only control-state queries when
   // `only_control` (at depth K: a state after K steps is within the bound, while a race
   // there would need a step K+1). False: the global time limit ran out.
+  auto query_timed_out = [&](std::size_t i) {  // query i used up its own time (--timeout per warning)
+    RaceAnswer a;
+    a.verdict = Verdict::Unknown;
+    a.bound = checked;
+    a.reason = "timeout";
+    answer(i, a);
+  };
   auto ask = [&](unsigned k, bool only_control) {
     for (std::size_t i = 0; i < qs.size(); ++i) {
       if (!open[i] || (only_control && qs[i].control.empty())) continue;
       if (global_timed_out()) return false;
-      Term q = query_term(qs[i], k);
       if (opt_.query_timeout > 0) {
         const double left = opt_.query_timeout - spent[i];
         if (left <= 0) {
-          RaceAnswer a;
-          a.verdict = Verdict::Unknown;
-          a.bound = checked;
-          a.reason = "timeout";
-          answer(i, a);
+          query_timed_out(i);
           continue;
         }
         query_deadline = clock::now() + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(left));
       }
+      const Term q = query_term(qs[i], k);
       const auto q0 = clock::now();
       const auto r = solve(q);
       spent[i] += std::chrono::duration<double>(clock::now() - q0).count();
@@ -378,11 +381,7 @@ void RaceSession::run(const std::vector<RaceQuery>& qs,
                      r == solvers::SolveResult::Sat ? "sat" : r == solvers::SolveResult::Unsat ? "unsat" : "unknown");
       if (r == solvers::SolveResult::Unknown) {
         if (global_timed_out()) return false;
-        RaceAnswer a;
-        a.verdict = Verdict::Unknown;
-        a.bound = checked;
-        a.reason = "timeout";
-        answer(i, a);
+        query_timed_out(i);
         continue;
       }
       if (r == solvers::SolveResult::Sat) {
