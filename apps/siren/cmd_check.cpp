@@ -253,7 +253,7 @@ std::optional<std::vector<encoder::ControlTarget>> parse_reach(const ir::ThreadM
     } else {
       const auto last = where.rfind(':');
       unsigned line = 0;
-      if (last == std::string::npos || last + 1 >= where.size() ||
+      if (last == std::string::npos || last + 1 >= where.size() || where.size() - last > 10 ||
           where.find_first_not_of("0123456789", last + 1) != std::string::npos ||
           (line = static_cast<unsigned>(std::stoul(where.substr(last + 1)))) == 0) {
         error = "'" + item + "' is not thread:file:line or thread:done";

@@ -89,6 +89,8 @@ case("reach: unknown thread", ["check", fig1, "--reach", "nobody:fig1.c:3"], 1, 
 case("reach: no instruction on that line", ["check", fig1, "--reach", "main:fig1.c:3"], 1,
      r"no instruction at fig1\.c:3")
 case("reach: malformed", ["check", fig1, "--reach", "main"], 1, r"not thread:file:line")
+case("reach: line number too large", ["check", fig1, "--reach", "main:fig1.c:99999999999999999999"], 1,
+     r"not thread:file:line")
 case("reach: not with the explicit engine", ["check", fig1, "--reach", "main:fig1.c:26",
      "--engine", "explicit"], 1, r"--reach runs the BMC engine")
 # timeout: UNKNOWN within the limit plus one second (plus process start-up)
