@@ -349,9 +349,6 @@ void RaceSession::run(const std::vector<RaceQuery>& qs,
   auto completeness_checkpoint = [](unsigned k) { return k <= 8 || k % (k <= 64 ? 4 : 8) == 0; };
   static const bool verbose = std::getenv("SIREN_BMC_VERBOSE") != nullptr;
 
-  // The queries at depth k (states after k steps); only control-state queries when
-  // `only_control` (at depth K: a state after K steps is within the bound, while a race
-  // there would need a step K+1). False: the global time limit ran out.
   auto query_timed_out = [&](std::size_t i) {  // query i used up its own time (--timeout per warning)
     RaceAnswer a;
     a.verdict = Verdict::Unknown;
@@ -359,6 +356,9 @@ void RaceSession::run(const std::vector<RaceQuery>& qs,
     a.reason = "timeout";
     answer(i, a);
   };
+  // The queries at depth k (states after k steps); only control-state queries when
+  // `only_control` (at depth K: a state after K steps is within the bound, while a race
+  // there would need a step K+1). False: the global time limit ran out.
   auto ask = [&](unsigned k, bool only_control) {
     for (std::size_t i = 0; i < qs.size(); ++i) {
       if (!open[i] || (only_control && qs[i].control.empty())) continue;
