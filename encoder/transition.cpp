@@ -192,6 +192,8 @@ void Engine::build_frame(unsigned k) {
   view.idle = fr.idle;
   view.pc = s.pc;
   view.enabled = fr.enabled;
+  for (std::size_t t = 0; t < n; ++t)
+    view.holds_atomic.push_back(terms.mk_eq(s.atomic, terms.mk_bv(atomic_bits, t + 1)));
   view.reach = fr.reach;
   view.selected = [this, k](ir::ThreadId t) { return frames[k].selected[t]; };
   view.executes = [this, k](ir::ThreadId t, std::uint32_t i) {

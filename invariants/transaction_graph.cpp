@@ -1568,13 +1568,17 @@ std::string node_label(const TransactionGraph& g, const ir::ThreadModel& tm, std
     } else if (pc == kLocFinished) {
       out += "done";
     } else {
-      const auto& loc = tm.threads[t].code[static_cast<std::size_t>(pc)].loc;
-      out += (loc.file < tm.files.size() ? basename_of(tm.files[loc.file]) : std::string("?")) + ':' +
-             std::to_string(loc.line);
+      out += source_label(tm, static_cast<ir::ThreadId>(t), static_cast<std::uint32_t>(pc));
     }
   }
   if (n.terminated) out += " [terminated]";
   return out;
+}
+
+std::string source_label(const ir::ThreadModel& tm, ir::ThreadId t, std::uint32_t pc) {
+  if (pc >= tm.threads[t].code.size()) return "done";
+  const auto& loc = tm.threads[t].code[pc].loc;
+  return (loc.file < tm.files.size() ? basename_of(tm.files[loc.file]) : std::string("?")) + ':' + std::to_string(loc.line);
 }
 
 std::string invariant_string(const TransactionGraph& g, std::size_t node) {

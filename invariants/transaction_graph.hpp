@@ -113,6 +113,8 @@ TransactionGraph build_transaction_graph(const ir::ThreadModel& tm, const TgOpti
 
 /// Node label: `main:fig1.c:25 t2#1:fig1.c:12` (`-` not started, `done` finished).
 std::string node_label(const TransactionGraph& g, const ir::ThreadModel& tm, std::size_t node);
+/// `file:line` of thread t's instruction pc (basename), "done" past its end.
+std::string source_label(const ir::ThreadModel& tm, ir::ThreadId t, std::uint32_t pc);
 /// The invariant of a node as readable constraints, clusters joined by ", " ("top" if none).
 std::string invariant_string(const TransactionGraph& g, std::size_t node);
 /// The interval of a variable (by name) at a node; nullopt if no such variable.

@@ -176,13 +176,14 @@ bool dependent(const std::vector<Acc>& a, const std::vector<Acc>& b) {
 }
 
 /// Lexicographically smallest linearization (by thread id) of the happens-before order of a
-/// trace: a canonical representative of its Mazurkiewicz class.
-std::string canonical(const std::vector<ThreadId>& threads, const std::vector<std::vector<Acc>>& acc) {
+/// trace of transitions: a canonical representative of its Mazurkiewicz class. `open_last`:
+/// the last transition is an atomic block that did not close; nothing can be ordered after it.
+std::string canonical(const std::vector<ThreadId>& threads, const std::vector<std::vector<Acc>>& acc, bool open_last) {
   const std::size_t n = threads.size();
   std::vector<std::vector<std::size_t>> preds(n);
   for (std::size_t j = 0; j < n; ++j)
     for (std::size_t i = 0; i < j; ++i)
-      if (threads[i] == threads[j] || dependent(acc[i], acc[j])) preds[j].push_back(i);
+      if (threads[i] == threads[j] || dependent(acc[i], acc[j]) || (open_last && j + 1 == n)) preds[j].push_back(i);
   std::vector<char> done(n, 0);
   std::string key;
   for (std::size_t k = 0; k < n; ++k) {
@@ -517,26 +518,41 @@ class Explorer {
         if (!in_.enabled(s, t)) continue;
         moved = true;
         State next = s;
-        threads.push_back(t);
-        accs.push_back(acc_.of(s, t));
+        // Transitions (DESIGN.md §B1): a step of the thread that owns the atomic section
+        // continues its block; `atomic` itself is 0 between transitions and left out.
+        const bool cont = s.atomic == t + 1;
+        std::vector<Acc> a = acc_.of(s, t);
+        std::erase_if(a, [&](const Acc& x) { return x.loc == acc_.atomic(); });
+        std::vector<Acc> saved;
+        if (cont) {
+          saved = accs.back();
+          accs.back().insert(accs.back().end(), a.begin(), a.end());
+        } else {
+          threads.push_back(t);
+          accs.push_back(std::move(a));
+        }
         const StepResult res = in_.step(next, Step{t, {}});
-        if (res.outcome == StepOutcome::Error) complete(threads, accs);
+        if (res.outcome == StepOutcome::Error) complete(threads, accs, next.atomic == t + 1);
         else dfs(next, depth + 1, threads, accs, on_stack);
-        threads.pop_back();
-        accs.pop_back();
+        if (cont) {
+          accs.back() = std::move(saved);
+        } else {
+          threads.pop_back();
+          accs.pop_back();
+        }
       }
       if (!o_.bound) on_stack.erase(s);
     }
-    if (!moved) complete(threads, accs);
+    if (!moved) complete(threads, accs, s.atomic != 0);
   }
 
-  void complete(const std::vector<ThreadId>& threads, const std::vector<std::vector<Acc>>& accs) {
+  void complete(const std::vector<ThreadId>& threads, const std::vector<std::vector<Acc>>& accs, bool open_last) {
     if (++paths_ > o_.max_paths) {
       abort_ = true;
       r_.counting_note = "not computed: more than " + std::to_string(o_.max_paths) + " complete executions";
       return;
     }
-    classes_.insert(canonical(threads, accs));
+    classes_.insert(canonical(threads, accs, open_last));
   }
 
   const ThreadModel& tm_;

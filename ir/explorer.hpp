@@ -10,6 +10,9 @@
 // the number of executions stays under ExploreOptions::max_paths (beyond it, schedules alone are
 // counted as paths in the state graph, memoised per (state, depth)); an unbounded exploration
 // whose state graph has a cycle has infinitely many schedules and is not counted.
+// Mazurkiewicz classes are over transitions (DESIGN.md §B1): a step, or a whole atomic block
+// (AtomicBegin to its AtomicEnd; its accesses are the union of its steps', without `atomic`,
+// which is 0 between transitions); an execution that ends inside a block keeps that block last.
 #pragma once
 
 #include "ir/interpreter.hpp"
@@ -67,7 +70,7 @@ struct ExploreResult {
   bool state_limit_hit = false;
 
   std::optional<std::uint64_t> schedules;             // distinct complete schedules
-  std::optional<std::uint64_t> mazurkiewicz_classes;  // distinct happens-before orders
+  std::optional<std::uint64_t> mazurkiewicz_classes;  // distinct happens-before orders of transitions
   std::string counting_note;                          // why they were not computed
 };
 

@@ -17,6 +17,19 @@
 // The current step's summary is a function of pc_i^k and of the state V^k (addresses and
 // conditions are evaluated in frame k, i.e. before the step), exactly as the explorer
 // evaluates ir::access_locations in the state before the step.
+//
+// Atomic sections are one transition (DESIGN.md §B1). A thread's steps from an AtomicBegin to
+// the AtomicEnd that closes it run in consecutive frames (the owner of `atomic` is the only
+// thread that can move), so the reduction treats the block as a single transition that fires
+// in the frame of its AtomicEnd: the frames before it accumulate the block's accesses (blk_)
+// and neither check S_i nor change DC or the latches; the closing frame checks S_i with the
+// whole block's accesses and latches them as the thread's last transition (lpc: the block's
+// first location). A block that never closes (the bound, a deadlock, an error) is never
+// checked: every execution that ends inside a block is admitted after any admitted prefix.
+// Between transitions `atomic` is always 0, so its accesses are no dependence and are left
+// out (the explorer's Mazurkiewicz classes use the same transitions, ir/explorer.cpp).
+// Pointer accesses of a block's earlier steps are kept as wildcards (any cell / any object of
+// their class): coarser than per-address slots, hence sound.
 #include "reduction/mpor.hpp"
 
 #include "ir/access.hpp"
@@ -70,6 +83,7 @@ struct Summary {  // one thread's step (current, as if selected; or latched last
     Term valid;
   };
   std::vector<Dyn> dyn;  // current: every dynamic access; latched: the fixed slots
+  Term wild[4] = {nullptr, nullptr, nullptr, nullptr};  // per class: any location (blocks)
 };
 
 class Mpor final : public SchedulerConstraints {
@@ -81,6 +95,8 @@ class Mpor final : public SchedulerConstraints {
     // grows, so adding nodes does not change the model.
     ir::ExprManager& em = const_cast<ir::ThreadModel&>(tm).exprs();
     prep_.resize(n_);
+    begin_pcs_.resize(n_);
+    end_pcs_.resize(n_);
     slots_.assign(n_, std::vector<unsigned>(4, 0));
     for (ir::ThreadId t = 0; t < n_; ++t) {
       const auto& th = tm.threads[t];
@@ -144,7 +160,8 @@ class Mpor final : public SchedulerConstraints {
                 }
               }
               break;
-            case LocKind::Atomic:
+            case LocKind::Atomic:  // constant 0 between transitions (atomic blocks)
+              break;
             case LocKind::Terminated:
               p.key = {a.kind, 0};
               prep_[t][pc].push_back(p);
@@ -152,10 +169,64 @@ class Mpor final : public SchedulerConstraints {
           }
         }
         for (int c = 0; c < 4; ++c) slots_[t][c] = std::max(slots_[t][c], count[c]);
+        if (th.code[pc].kind == ir::InstrKind::AtomicBegin) begin_pcs_[t].push_back(pc);
+        if (th.code[pc].kind == ir::InstrKind::AtomicEnd) end_pcs_[t].push_back(pc);
       }
     }
+    block_slots(tm);
     dc_.assign(n_, std::vector<Bits>(n_, Bits{nullptr, nullptr}));
     last_.resize(n_);
+    blk_.resize(n_);
+    bpc_.assign(n_, nullptr);
+  }
+
+  // The pointer accesses an atomic block can make at a location it runs at most once per block
+  // (not on a cycle inside the block) get a slot of their own in blk_/last_ (exact); the
+  // others become wildcards.
+  void block_slots(const ir::ThreadModel& tm) {
+    bslots_.resize(n_);
+    for (ir::ThreadId t = 0; t < n_; ++t) {
+      const auto& code = tm.threads[t].code;
+      const auto n = static_cast<std::uint32_t>(code.size());
+      if (begin_pcs_[t].empty()) continue;
+      auto succ = [&](std::uint32_t i) {
+        std::vector<std::uint32_t> out;
+        const ir::Instr& in = code[i];
+        if (in.kind == ir::InstrKind::ThreadExit || in.kind == ir::InstrKind::Abort || in.kind == ir::InstrKind::AtomicEnd) return out;
+        if (in.kind == ir::InstrKind::Goto && in.target < n) out.push_back(in.target);
+        if (i + 1 < n) out.push_back(i + 1);
+        return out;
+      };
+      // region: locations an open block can be at (after an AtomicBegin, up to an AtomicEnd)
+      std::vector<char> region(n, 0);
+      std::vector<std::uint32_t> work;
+      for (std::uint32_t b : begin_pcs_[t])
+        for (std::uint32_t v : succ(b)) work.push_back(v);
+      while (!work.empty()) {
+        const std::uint32_t v = work.back();
+        work.pop_back();
+        if (v >= n || region[v]) continue;
+        region[v] = 1;
+        for (std::uint32_t w : succ(v)) work.push_back(w);
+      }
+      for (std::uint32_t pc = 0; pc < n; ++pc) {
+        if (!region[pc]) continue;
+        bool cyclic = false;  // pc reaches itself inside the region
+        std::vector<char> seen(n, 0);
+        std::vector<std::uint32_t> w2 = succ(pc);
+        while (!w2.empty() && !cyclic) {
+          const std::uint32_t v = w2.back();
+          w2.pop_back();
+          if (v >= n || !region[v] || seen[v]) continue;
+          if (v == pc) cyclic = true;
+          seen[v] = 1;
+          for (std::uint32_t x : succ(v)) w2.push_back(x);
+        }
+        if (cyclic) continue;
+        for (const Prepared& p : prep_[t][pc])
+          if (p.dynamic) bslots_[t].push_back({pc, dyn_class(p.kind, p.write), p.slot});
+      }
+    }
   }
 
   std::string name() const override { return filter_.name.empty() ? "mpor" : filter_.name; }
@@ -175,6 +246,10 @@ class Mpor final : public SchedulerConstraints {
       for (std::size_t l = 0; l < n_; ++l) {
         for (int c = 0; c < 4; ++c)
           for (unsigned s = 0; s < slots_[l][c]; ++s) last_[l].dyn.push_back({c, nullptr, T.mk_false()});
+        for (const BlockSlot& b : bslots_[l]) {
+          last_[l].dyn.push_back({b.cls, nullptr, T.mk_false()});
+          blk_[l].dyn.push_back({b.cls, nullptr, T.mk_false()});
+        }
       }
       // lpc_l (the location of l's last step) before l has run: never read, since a chain
       // through l needs DC_jl = 1, which needs l to have run.
@@ -184,7 +259,12 @@ class Mpor final : public SchedulerConstraints {
     // Current summaries (as if thread i moves in this frame).
     std::vector<Summary> cur(n_);
     // dynamic accesses per thread, per pc (for latching into slots)
-    std::vector<std::vector<std::pair<Term, std::vector<std::pair<Prepared, std::pair<Term, Term>>>>>> dyn_at(n_);
+    struct AtPc {
+      std::uint32_t pc;
+      Term pc_is;
+      std::vector<std::pair<Prepared, std::pair<Term, Term>>> dyns;  // access, (key, guard)
+    };
+    std::vector<std::vector<AtPc>> dyn_at(n_);
     for (std::size_t i = 0; i < n_; ++i) {
       const auto tid = static_cast<ir::ThreadId>(i);
       std::vector<std::uint32_t> pcs;
@@ -226,11 +306,44 @@ class Mpor final : public SchedulerConstraints {
             dyns.push_back({p, {key, g}});
           }
         }
-        dyn_at[i].push_back({pc_is, std::move(dyns)});
+        dyn_at[i].push_back({c, pc_is, std::move(dyns)});
       }
     }
 
-    // DEP_li: the step of i in this frame vs. the latched last step of l.
+    // Transitions: a step continues an atomic block when its thread owns `atomic` (cont_i); it
+    // fires the transition unless it opens a block (AtomicBegin outside one) or stays inside
+    // one (not its AtomicEnd). eff[i]: the accesses of i's transition so far (block + step).
+    std::vector<Term> cont(n_), fire(n_), grow(n_), start(n_);
+    std::vector<Summary> eff = cur;
+    for (std::size_t i = 0; i < n_; ++i) {
+      const auto tid = static_cast<ir::ThreadId>(i);
+      const Term sel = f.selected(tid);
+      start[i] = f.pc[i];
+      if (begin_pcs_[i].empty() && end_pcs_[i].empty()) {
+        cont[i] = T.mk_false();
+        fire[i] = sel;
+        grow[i] = T.mk_false();
+        continue;
+      }
+      cont[i] = i < f.holds_atomic.size() ? f.holds_atomic[i] : T.mk_false();
+      const Term at_begin = at_any(T, f, i, begin_pcs_[i]), at_end = at_any(T, f, i, end_pcs_[i]);
+      const Term ends = T.mk_ite(cont[i], at_end, T.mk_not(at_begin));
+      fire[i] = T.mk_and(sel, ends);
+      grow[i] = T.mk_and(sel, T.mk_not(ends));
+      if (!bpc_[i]) bpc_[i] = T.mk_bv(f.pc[i]->sort.width, 0);
+      start[i] = T.mk_ite(cont[i], bpc_[i], f.pc[i]);
+      Summary& E = eff[i];
+      for (const auto& [key, rw] : blk_[i].st) {
+        auto& e = E.st.try_emplace(key, T.mk_false(), T.mk_false()).first->second;
+        e = {T.mk_or(e.first, T.mk_and(cont[i], rw.first)), T.mk_or(e.second, T.mk_and(cont[i], rw.second))};
+      }
+      for (int c = 0; c < 4; ++c)
+        if (blk_[i].wild[c]) E.wild[c] = T.mk_and(cont[i], blk_[i].wild[c]);
+      for (const Summary::Dyn& d : blk_[i].dyn)
+        if (d.key && d.valid != T.mk_false()) E.dyn.push_back({d.cls, d.key, T.mk_and(cont[i], d.valid)});
+    }
+
+    // DEP_li: the transition of i in this frame vs. the latched last transition of l.
     std::vector<std::vector<Term>> dep(n_, std::vector<Term>(n_, nullptr));
     for (std::size_t l = 0; l < n_; ++l)
       for (std::size_t i = 0; i < n_; ++i) {
@@ -238,19 +351,19 @@ class Mpor final : public SchedulerConstraints {
           dep[l][i] = T.mk_true();
           continue;
         }
-        dep[l][i] = conflict(T, last_[l], cur[i]);
-        // SIR: DEP_li ∧ SS_li, SS_li = ¬⋁_{(c,d) insensitive} (lpc_l = c ∧ pc_i = d).
+        dep[l][i] = conflict(T, last_[l], eff[i]);
+        // SIR: DEP_li ∧ SS_li, SS_li = ¬⋁_{(c,d) insensitive} (lpc_l = c ∧ start_i = d).
         if (!filter_.insensitive.empty() && !filter_.insensitive[l][i].empty() && dep[l][i] != T.mk_false()) {
           std::vector<Term> ins;
           for (const auto& [c, d] : filter_.insensitive[l][i])
             ins.push_back(T.mk_and(T.mk_eq(lpc_[l], T.mk_bv(lpc_[l]->sort.width, c)),
-                                   T.mk_eq(f.pc[i], T.mk_bv(f.pc[i]->sort.width, d))));
+                                   T.mk_eq(start[i], T.mk_bv(start[i]->sort.width, d))));
           dep[l][i] = T.mk_and(dep[l][i], T.mk_not(T.mk_or(ins)));
         }
         ++dep_vars_;
       }
 
-    // Candidates C_ji (as if sel = i) and the constraints sel = i → S_i.
+    // Candidates C_ji (as if i's transition fires) and the constraints fire_i → S_i.
     std::vector<Term> out;
     std::vector<std::vector<Bits>> cand(n_, std::vector<Bits>(n_, Bits{nullptr, nullptr}));
     for (std::size_t i = 0; i < n_; ++i) {
@@ -268,23 +381,23 @@ class Mpor final : public SchedulerConstraints {
           s_i.push_back(T.mk_or(ok));
         }
       }
-      Term c = T.mk_implies(f.selected(static_cast<ir::ThreadId>(i)), T.mk_and(s_i));
+      Term c = T.mk_implies(fire[i], T.mk_and(s_i));
       if (c != T.mk_true()) {
         out.push_back(c);
         ++constraints_;
       }
     }
 
-    // DC update.
+    // DC update (only when a transition fires).
     std::vector<std::vector<Bits>> next = dc_;
     for (std::size_t p = 0; p < n_; ++p) {
-      const Term sp = f.selected(static_cast<ir::ThreadId>(p));
+      const Term sp = fire[p];
       for (std::size_t q = 0; q < n_; ++q) {
         const Bits& prev = dc_[p][q];
         if (p == q) {
           next[p][q] = {T.mk_or(sp, prev.one), T.mk_and(T.mk_not(sp), prev.neg)};
         } else {
-          const Term sq = f.selected(static_cast<ir::ThreadId>(q));
+          const Term sq = fire[q];
           next[p][q] = {T.mk_ite(sp, T.mk_false(), T.mk_ite(sq, cand[p][q].one, prev.one)),
                         T.mk_ite(sp, T.mk_true(), T.mk_ite(sq, cand[p][q].neg, prev.neg))};
         }
@@ -293,21 +406,61 @@ class Mpor final : public SchedulerConstraints {
     }
     dc_ = std::move(next);
 
-    // Latch lpc_l (SIR only).
-    for (std::size_t l = 0; l < lpc_.size(); ++l)
-      lpc_[l] = T.mk_ite(f.selected(static_cast<ir::ThreadId>(l)), f.pc[l], lpc_[l]);
+    // Latch lpc_l (SIR only): the first location of l's last transition.
+    for (std::size_t l = 0; l < lpc_.size(); ++l) lpc_[l] = T.mk_ite(fire[l], start[l], lpc_[l]);
 
-    // Latch the summary of the selected thread's step.
+    std::vector<std::vector<Summary::Dyn>> blk_before(n_);
+    for (std::size_t l = 0; l < n_; ++l) blk_before[l] = blk_[l].dyn;
     for (std::size_t l = 0; l < n_; ++l) {
-      const Term sl = f.selected(static_cast<ir::ThreadId>(l));
+      // The open block: its first location and its accesses so far.
+      if (bpc_[l]) bpc_[l] = T.mk_ite(T.mk_and(f.selected(static_cast<ir::ThreadId>(l)), T.mk_not(cont[l])), f.pc[l], bpc_[l]);
+      if (grow[l] != T.mk_false()) {
+        Summary& B = blk_[l];
+        for (auto& [key, rw] : eff[l].st) B.st.try_emplace(key, T.mk_false(), T.mk_false());
+        for (auto& [key, rw] : B.st) {
+          auto it = eff[l].st.find(key);
+          const Term r = it == eff[l].st.end() ? T.mk_false() : it->second.first;
+          const Term w = it == eff[l].st.end() ? T.mk_false() : it->second.second;
+          rw = {T.mk_ite(grow[l], r, rw.first), T.mk_ite(grow[l], w, rw.second)};
+        }
+        // block slots: this step's access at the slot's location, or the block's earlier one
+        for (std::size_t b = 0; b < bslots_[l].size(); ++b) {
+          const BlockSlot& bs = bslots_[l][b];
+          Summary::Dyn& d = B.dyn[b];
+          Term now_key = nullptr, now_g = T.mk_false();
+          for (auto& [pc, pc_is, dyns] : dyn_at[l])
+            if (pc == bs.pc)
+              for (auto& [p, kv] : dyns)
+                if (dyn_class(p.kind, p.write) == bs.cls && p.slot == bs.slot) now_key = kv.first, now_g = kv.second;
+          if (now_key) d.key = d.key ? T.mk_ite(T.mk_and(grow[l], now_g), now_key, d.key) : now_key;
+          d.valid = T.mk_ite(grow[l], T.mk_or(T.mk_and(cont[l], d.valid), now_g), d.valid);
+        }
+        for (int c = 0; c < 4; ++c) {
+          std::vector<Term> any{eff[l].wild[c] ? eff[l].wild[c] : T.mk_false()};
+          for (auto& [pc, pc_is, dyns] : dyn_at[l])  // this step's pointer accesses without a slot
+            for (auto& [p, kv] : dyns)
+              if (dyn_class(p.kind, p.write) == c && !has_bslot(l, pc, c, p.slot)) any.push_back(kv.second);
+          const Term w = T.mk_or(any);
+          const Term old = B.wild[c] ? B.wild[c] : T.mk_false();
+          B.wild[c] = T.mk_ite(grow[l], w, old);
+          if (B.wild[c] == T.mk_false()) B.wild[c] = nullptr;
+        }
+      }
+
+      // Latch the summary of the transition that fires.
+      const Term sl = fire[l];
       Summary& L = last_[l];
       // static: keys of either side
-      for (auto& [key, rw] : cur[l].st) L.st.try_emplace(key, T.mk_false(), T.mk_false());
+      for (auto& [key, rw] : eff[l].st) L.st.try_emplace(key, T.mk_false(), T.mk_false());
       for (auto& [key, rw] : L.st) {
-        auto it = cur[l].st.find(key);
-        const Term r = it == cur[l].st.end() ? T.mk_false() : it->second.first;
-        const Term w = it == cur[l].st.end() ? T.mk_false() : it->second.second;
+        auto it = eff[l].st.find(key);
+        const Term r = it == eff[l].st.end() ? T.mk_false() : it->second.first;
+        const Term w = it == eff[l].st.end() ? T.mk_false() : it->second.second;
         rw = {T.mk_ite(sl, r, rw.first), T.mk_ite(sl, w, rw.second)};
+      }
+      for (int c = 0; c < 4; ++c) {
+        if (!eff[l].wild[c] && !L.wild[c]) continue;
+        L.wild[c] = T.mk_ite(sl, eff[l].wild[c] ? eff[l].wild[c] : T.mk_false(), L.wild[c] ? L.wild[c] : T.mk_false());
       }
       // dynamic slots: per class, slot s = the s-th access of that class of the instruction at pc
       std::size_t base = 0;
@@ -315,7 +468,7 @@ class Mpor final : public SchedulerConstraints {
         for (unsigned s = 0; s < slots_[l][c]; ++s) {
           Summary::Dyn& d = L.dyn[base + s];
           Term key = nullptr, valid = T.mk_false();
-          for (auto& [pc_is, dyns] : dyn_at[l])
+          for (auto& [pc, pc_is, dyns] : dyn_at[l])
             for (auto& [p, kv] : dyns)
               if (dyn_class(p.kind, p.write) == c && p.slot == s) {
                 key = key ? T.mk_ite(pc_is, kv.first, key) : kv.first;
@@ -328,6 +481,15 @@ class Mpor final : public SchedulerConstraints {
         }
         base += slots_[l][c];
       }
+      // block slots: the closing transition's earlier pointer accesses
+      for (std::size_t b = 0; b < bslots_[l].size(); ++b) {
+        Summary::Dyn& d = L.dyn[base + b];
+        const Summary::Dyn& e = blk_before[l][b];
+        if (!e.key) continue;
+        if (!d.key) d.key = T.mk_bv(e.key->sort.width, 0);
+        d.key = T.mk_ite(sl, e.key, d.key);
+        d.valid = T.mk_ite(sl, T.mk_and(cont[l], e.valid), d.valid);
+      }
     }
     return out;
   }
@@ -335,6 +497,13 @@ class Mpor final : public SchedulerConstraints {
  private:
   bool is_heap(ir::ObjectId o) const {
     return o != 0 && o < tm_.objects.size() && tm_.objects[o].kind == ir::ObjectKind::Heap;
+  }
+
+  // pc_i^k is one of `pcs`.
+  static Term at_any(solvers::TermManager& T, const FrameView& f, std::size_t i, const std::vector<std::uint32_t>& pcs) {
+    std::vector<Term> any;
+    for (std::uint32_t c : pcs) any.push_back(T.mk_eq(f.pc[i], T.mk_bv(f.pc[i]->sort.width, c)));
+    return T.mk_or(any);
   }
 
   static Term obj_of(solvers::TermManager& T, Term ptr) {
@@ -403,6 +572,27 @@ class Mpor final : public SchedulerConstraints {
         any.push_back(T.mk_and(T.mk_and(e.valid, acc), T.mk_eq(e.key, key_const(T, key, e.key))));
       }
     }
+    // wildcards (pointer accesses of an atomic block's earlier steps) vs everything of their kind
+    auto wild_vs = [&](Term wild, int cls, const Summary& other) {
+      if (!wild) return;
+      const bool w = cls & 1;
+      std::vector<Term> acc;
+      for (const auto& [key, rw] : other.st)
+        if (key.kind == kind_of(cls)) acc.push_back(w ? T.mk_or(rw.first, rw.second) : rw.second);
+      for (const Summary::Dyn& e : other.dyn)
+        if (kind_of(e.cls) == kind_of(cls) && (w || (e.cls & 1))) acc.push_back(e.valid);
+      for (int c = 0; c < 4; ++c)
+        if (other.wild[c] && kind_of(c) == kind_of(cls) && (w || (c & 1))) acc.push_back(other.wild[c]);
+      any.push_back(T.mk_and(wild, T.mk_or(acc)));
+    };
+    for (int c = 0; c < 4; ++c) {
+      wild_vs(last.wild[c], c, cur);
+      if (cur.wild[c]) {  // cur's wildcards vs last's accesses (last's wildcards were done above)
+        Summary last_nowild = last;
+        for (Term& t : last_nowild.wild) t = nullptr;
+        wild_vs(cur.wild[c], c, last_nowild);
+      }
+    }
     return T.mk_or(any);
   }
 
@@ -411,7 +601,21 @@ class Mpor final : public SchedulerConstraints {
   std::vector<std::vector<std::vector<Prepared>>> prep_;  // [thread][pc]
   std::vector<std::vector<unsigned>> slots_;              // [thread][class]
   std::vector<std::vector<Bits>> dc_;                     // [p][q] after the previous frame
-  std::vector<Summary> last_;                             // [thread] latched last step
+  std::vector<Summary> last_;                             // [thread] latched last transition
+  std::vector<Summary> blk_;                              // [thread] open atomic block so far
+  std::vector<Term> bpc_;                                 // [thread] first location of the open block
+  std::vector<std::vector<std::uint32_t>> begin_pcs_, end_pcs_;  // [thread] AtomicBegin / AtomicEnd pcs
+  struct BlockSlot {
+    std::uint32_t pc;
+    int cls;
+    std::uint32_t slot;
+  };
+  std::vector<std::vector<BlockSlot>> bslots_;  // [thread] pointer accesses with a block slot
+  bool has_bslot(std::size_t t, std::uint32_t pc, int cls, std::uint32_t slot) const {
+    for (const BlockSlot& b : bslots_[t])
+      if (b.pc == pc && b.cls == cls && b.slot == slot) return true;
+    return false;
+  }
   ChainFilter filter_;                                    // SIR: pairs that extend no chain
   std::vector<Term> lpc_;                                 // [thread] pc of its last step (SIR)
   std::uint64_t dc_vars_ = 0, dep_vars_ = 0, constraints_ = 0;

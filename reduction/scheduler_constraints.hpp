@@ -30,6 +30,9 @@ struct FrameView {
   solvers::Term idle = nullptr;
   std::vector<solvers::Term> pc;          // [thread] program counter at frame k
   std::vector<solvers::Term> enabled;     // [thread] Bool: the thread can make its step
+  /// [thread] Bool: the thread owns the atomic section in frame k (its step continues an
+  /// atomic block that began earlier). Empty: no thread does.
+  std::vector<solvers::Term> holds_atomic;
   /// [thread] the pcs the thread may be at in frame k (the others need not be encoded); empty
   /// vector (not filled): every pc.
   std::vector<std::vector<std::uint32_t>> reach;

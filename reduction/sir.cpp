@@ -83,17 +83,25 @@ class Analysis {
     }
   }
 
+  /// Why the analysis gives up before the transaction graph is built ("" if it does not): an
+  /// access through a pointer.
+  static std::string pointer_access(const ir::ThreadModel& tm) {
+    for (ir::ThreadId t = 0; t < tm.threads.size(); ++t)
+      for (std::uint32_t pc = 0; pc < tm.threads[t].code.size(); ++pc)
+        for (const ir::Access& a : ir::accesses(tm, t, pc)) {
+          const std::string at = tm.threads[t].name + ":" + std::to_string(pc) + " (" + ir::instr_kind_name(tm.threads[t].code[pc].kind) + ", " + ir::loc_kind_name(a.kind) + ")";
+          if (a.kind == ir::LocKind::Cell && !a.static_cell() && !(a.addr && a.addr->is_const())) return "access through a pointer at " + at;
+          if (a.kind == ir::LocKind::Alloc && a.addr && a.addr->op != Op::ObjAddr && !a.addr->is_const())
+            return "access through a pointer at " + at;
+        }
+    return "";
+  }
+
   /// Why the analysis gave up globally ("" if it did not).
   std::string precheck() {
     if (!g_.complete) return "transaction graph incomplete: " + g_.incomplete_reason;
     for (ir::ThreadId t = 0; t < n_; ++t)
       for (std::uint32_t pc = 0; pc < tm_.threads[t].code.size(); ++pc) {
-        for (const ir::Access& a : ir::accesses(tm_, t, pc)) {
-          const std::string at = tm_.threads[t].name + ":" + std::to_string(pc) + " (" + ir::instr_kind_name(tm_.threads[t].code[pc].kind) + ", " + ir::loc_kind_name(a.kind) + ", addr op " + std::to_string(a.addr ? static_cast<int>(a.addr->op) : -1) + ")";
-          if (a.kind == ir::LocKind::Cell && !a.static_cell() && !(a.addr && a.addr->is_const())) return "access through a pointer at " + at;
-          if (a.kind == ir::LocKind::Alloc && a.addr && a.addr->op != Op::ObjAddr && !a.addr->is_const())
-            return "access through a pointer at " + at;
-        }
         const ir::Instr& in = tm_.threads[t].code[pc];
         if (is_sync(in.kind))
           for (const ir::Access& a : ir::memory_accesses(tm_, t, pc))
@@ -134,6 +142,27 @@ class Analysis {
     return d;
   }
 
+  /// Locations inside an atomic block (after its AtomicBegin, up to its AtomicEnd): no
+  /// transition starts there.
+  std::vector<char> inside_blocks(ir::ThreadId t) const {
+    const auto& code = tm_.threads[t].code;
+    std::vector<char> in(code.size(), 0);
+    std::vector<std::uint32_t> work;
+    for (std::uint32_t pc = 0; pc < code.size(); ++pc)
+      if (code[pc].kind == InstrKind::AtomicBegin) work.push_back(pc + 1);
+    while (!work.empty()) {
+      const std::uint32_t v = work.back();
+      work.pop_back();
+      if (v >= code.size() || in[v]) continue;
+      in[v] = 1;
+      const ir::Instr& x = code[v];
+      if (x.kind == InstrKind::AtomicEnd) continue;
+      if (x.kind == InstrKind::Goto && x.target < code.size()) work.push_back(x.target);
+      if (!(x.kind == InstrKind::Goto && (!x.a || (x.a->is_const() && x.a->value != 0)))) work.push_back(v + 1);
+    }
+    return in;
+  }
+
   /// Fills pairs; returns the number of insensitive pairs.
   std::uint64_t run(ChainFilter& f) {
     // node index by (thread, loc) for fast lookup
@@ -148,9 +177,7 @@ class Analysis {
         if (!is_conditional(in) || !depends(t, in.a)) continue;
         if (t >= g_.switch_points.size() || pc >= g_.switch_points[t].size() || !g_.switch_points[t][pc]) {
           ++undecided_;
-          if (std::getenv("SIREN_SIR_DEBUG"))
-            std::fprintf(stderr, "sir: gave up: conditional %s:%u is not a node location\n",
-                         tm_.threads[t].name.c_str(), pc);
+          gave_up_ = "conditional " + tm_.threads[t].name + ":" + std::to_string(pc) + " is not a node location";
           return 0;  // a data-dependent conditional inside a transaction: no node to decide it at
         }
         conds.push_back({t, pc});
@@ -160,17 +187,23 @@ class Analysis {
     for (auto& row : f.insensitive) row.clear();
     f.insensitive.assign(n_, std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>>(n_));
     std::uint64_t count = 0;
+    std::vector<std::vector<char>> inside(n_);
+    for (ir::ThreadId t = 0; t < n_; ++t) inside[t] = inside_blocks(t);
     for (ir::ThreadId l = 0; l < n_; ++l)
       for (ir::ThreadId i = 0; i < n_; ++i) {
         if (l == i) continue;
         for (std::uint32_t c = 0; c < tm_.threads[l].code.size(); ++c) {
+          if (inside[l][c]) continue;
           auto ac = data_accesses(l, c);
           if (!ac) continue;
           for (std::uint32_t d = 0; d < tm_.threads[i].code.size(); ++d) {
+            if (inside[i][d]) continue;
             auto ad = data_accesses(i, d);
             if (!ad || !dependent(*ac, *ad)) continue;
             for (const auto& a : *ac) shared.insert(a.first);
-            if (insensitive(l, c, i, d, conds)) {
+            const bool ins = insensitive(l, c, i, d, conds);
+            pairs_.push_back({l, i, c, d, ins});
+            if (ins) {
               f.insensitive[l][i].push_back({c, d});
               ++count;
             }
@@ -182,6 +215,8 @@ class Analysis {
   }
 
   std::uint64_t relevant_conds_ = 0, undecided_ = 0, shared_vars_ = 0;
+  std::string gave_up_;
+  std::vector<SirPair> pairs_;
 
  private:
   using CellKey = std::pair<ir::ObjectId, std::uint32_t>;
@@ -189,19 +224,46 @@ class Analysis {
     return {a.addr->obj, static_cast<std::uint32_t>(a.addr->offset())};
   }
 
-  // The static cell accesses of a data step (cell, write); nullopt: not a plain data step.
+  // The static cell accesses (cell, write) of the transition that starts at pc: a plain data
+  // step, or an atomic block (AtomicBegin at pc: every step up to its AtomicEnd, which must
+  // all be plain data steps; `atomic` is 0 between transitions, see reduction/mpor.cpp).
+  // nullopt: not a data transition (always sensitive).
   std::optional<std::vector<std::pair<CellKey, bool>>> data_accesses(ir::ThreadId t, std::uint32_t pc) const {
-    const ir::Instr& in = tm_.threads[t].code[pc];
-    if (is_sync(in.kind)) return std::nullopt;
+    const auto& code = tm_.threads[t].code;
+    std::vector<std::uint32_t> steps{pc};
+    if (code[pc].kind == InstrKind::AtomicBegin) {
+      steps.clear();
+      std::vector<char> seen(code.size(), 0);
+      std::vector<std::uint32_t> work{pc};
+      while (!work.empty()) {
+        const std::uint32_t v = work.back();
+        work.pop_back();
+        if (v >= code.size()) return std::nullopt;  // the thread ends inside the block
+        if (seen[v]) continue;
+        seen[v] = 1;
+        steps.push_back(v);
+        const ir::Instr& in = code[v];
+        if (in.kind == InstrKind::AtomicEnd && v != pc) continue;
+        if (in.kind == InstrKind::Goto && in.target < code.size()) work.push_back(in.target);
+        if (!(in.kind == InstrKind::Goto && (!in.a || (in.a->is_const() && in.a->value != 0)))) work.push_back(v + 1);
+      }
+    }
     std::vector<std::pair<CellKey, bool>> out;
-    for (const ir::Access& a : ir::accesses(tm_, t, pc)) {
-      if (a.kind == ir::LocKind::Cell) {
-        if (!a.static_cell()) return std::nullopt;
-        if (sync_cells_.count(key(a))) return std::nullopt;
-        out.push_back({key(a), a.write});
-      } else if (a.write || !(a.kind == ir::LocKind::Started || a.kind == ir::LocKind::Terminated ||
-                               a.kind == ir::LocKind::Atomic || a.kind == ir::LocKind::Alloc)) {
+    for (std::uint32_t s : steps) {
+      const InstrKind k = code[s].kind;
+      if (is_sync(k) && !(steps.size() > 1 && (k == InstrKind::AtomicBegin || k == InstrKind::AtomicEnd)))
         return std::nullopt;
+      for (const ir::Access& a : ir::accesses(tm_, t, s)) {
+        if (a.kind == ir::LocKind::Cell) {
+          if (!a.static_cell()) return std::nullopt;
+          if (sync_cells_.count(key(a))) return std::nullopt;
+          out.push_back({key(a), a.write});
+        } else if (a.kind == ir::LocKind::Atomic && steps.size() > 1) {
+          continue;
+        } else if (a.write || !(a.kind == ir::LocKind::Started || a.kind == ir::LocKind::Terminated ||
+                                 a.kind == ir::LocKind::Atomic || a.kind == ir::LocKind::Alloc)) {
+          return std::nullopt;
+        }
       }
     }
     return out;
@@ -351,33 +413,50 @@ class Analysis {
 
 }  // namespace
 
-std::unique_ptr<SchedulerConstraints> make_sir(const ir::ThreadModel& tm) {
+SirAnalysis analyse_sir(const ir::ThreadModel& tm, const TransactionGraph* graph) {
   const auto start = std::chrono::steady_clock::now();
+  SirAnalysis r;
+  // The pointer check needs no graph: programs it rejects (most of SV-COMP) cost no analysis.
+  r.gave_up = Analysis::pointer_access(tm);
+  TransactionGraph built;
+  if (r.gave_up.empty() && !graph) {
+    invariants::TgOptions o;
+    o.time_limit_seconds = 7;
+    built = invariants::build_transaction_graph(tm, o);
+    graph = &built;
+  }
+  if (r.gave_up.empty()) {
+    Analysis a(tm, *graph);
+    r.gave_up = a.precheck();
+    if (r.gave_up.empty()) {
+      a.compute_taint();
+      ChainFilter f;
+      a.run(f);
+      r.gave_up = a.gave_up_;
+      r.pairs = std::move(a.pairs_);
+      r.insensitive = std::move(f.insensitive);
+      r.relevant_conditionals = a.relevant_conds_;
+      r.relevant_shared_vars = a.shared_vars_;
+    }
+  }
+  if (std::getenv("SIREN_SIR_DEBUG") && !r.gave_up.empty()) std::fprintf(stderr, "sir: gave up: %s\n", r.gave_up.c_str());
+  for (const SirPair& p : r.pairs) (p.insensitive ? r.insensitive_pairs : r.ss_pairs) += 1;
+  r.analysis_ms = static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count());
+  return r;
+}
+
+std::unique_ptr<SchedulerConstraints> make_sir(const ir::ThreadModel& tm) {
+  SirAnalysis a = analyse_sir(tm);
   ChainFilter f;
   f.name = "sir";
-  std::uint64_t pairs = 0, relevant = 0, shared = 0, gave_up = 0;
-  invariants::TgOptions o;
-  o.time_limit_seconds = 7;
-  const TransactionGraph g = invariants::build_transaction_graph(tm, o);
-  Analysis a(tm, g);
-  const std::string why = a.precheck();
-  if (std::getenv("SIREN_SIR_DEBUG") && !why.empty()) std::fprintf(stderr, "sir: gave up: %s\n", why.c_str());
-  if (why.empty()) {
-    a.compute_taint();
-    pairs = a.run(f);
-    relevant = a.relevant_conds_;
-    shared = a.shared_vars_;
-    gave_up = a.undecided_;
-  } else {
-    gave_up = 1;
-  }
-  if (pairs == 0) f.insensitive.clear();
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
-  f.stats = {{"sir_insensitive_pairs", pairs},
-             {"sir_relevant_conditionals", relevant},
-             {"sir_relevant_shared_vars", shared},
-             {"sir_gave_up", gave_up},
-             {"sir_analysis_ms", static_cast<std::uint64_t>(ms.count())}};
+  if (a.insensitive_pairs) f.insensitive = std::move(a.insensitive);
+  f.stats = {{"sir_insensitive_pairs", a.insensitive_pairs},
+             {"sir_ss_pairs", a.ss_pairs},
+             {"sir_relevant_conditionals", a.relevant_conditionals},
+             {"sir_relevant_shared_vars", a.relevant_shared_vars},
+             {"sir_gave_up", a.gave_up.empty() ? 0u : 1u},
+             {"sir_analysis_ms", a.analysis_ms}};
   return make_mpor_filtered(tm, std::move(f));
 }
 

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""siren tg on Fig. 1: invariants at (a3,b1), (a3,b2), (a3,b3), sliced edges, relevant vars."""
+"""siren tg on Fig. 1: invariants at (a3,b1), (a3,b2), (a3,b3), sliced edges, relevant vars, and
+SIR's SS-pairs: exactly (a1,b1), (a1,b2), (a1,b3) (DESIGN.md §B4), in both orders."""
 import json
 import subprocess
 import sys
@@ -29,6 +30,17 @@ for label, v in [("main:fig1.c:25 t2#1:fig1.c:12", 2), ("main:fig1.c:25 t2#1:fig
         check("%d <= sh <= %d" % (v, v) in n["invariant"], "%s: invariant text %r" % (label, n["invariant"]))
 check(j["num_sliced_edges"] >= 2, "expected sliced edges (b3 and a3 guards)")
 check(any("sh" in c["relevant"] for c in j["clusters"]), "sh is not a relevant shared variable")
+sir = j["sir"]
+check(sir["gave_up"] is None, "sir gave up: %s" % sir["gave_up"])
+ss = set()
+for p in sir["pairs"]:
+    if not p["insensitive"]:
+        a, b = p["where"].split(" / ")
+        ss.add(frozenset((a, b)))
+want = {frozenset(("main:fig1.c:23", "t2#1:fig1.c:%d" % b)) for b in (12, 13, 14)}
+check(ss == want, "SS-pairs %s, expected %s" % (sorted(map(sorted, ss)), sorted(map(sorted, want))))
+check(sir["ss_pairs"] == 6 and sir["insensitive_pairs"] == 10,
+      "pair counts %d SS / %d insensitive, expected 6 / 10" % (sir["ss_pairs"], sir["insensitive_pairs"]))
 for flag in ([], ["--dot"]):
     q = subprocess.run([siren, "tg", fig1] + flag, capture_output=True, text=True, timeout=60)
     check(q.returncode == 0 and "sh" in q.stdout, "siren tg %s failed" % " ".join(flag))

@@ -1,12 +1,16 @@
-// Shared by the schedule-count tests (mpor_counts_test.cpp, sir_counts_test.cpp): C text or a
-// file -> validated thread model, and the number of complete schedules a reduction admits.
+// Shared by the schedule-count and reachability tests (mpor_counts_test.cpp,
+// sir_counts_test.cpp, reach_test.cpp): C text or a file -> validated thread model, the number
+// of complete schedules a reduction admits, and control-state reachability under a reduction.
 #pragma once
 
 #include "encoder/bmc.hpp"
+#include "encoder/race.hpp"
+#include "ir/explorer.hpp"
 #include "frontend/frontend.hpp"
 #include "ir/thread_model.hpp"
 #include "ir/validator.hpp"
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -45,5 +49,42 @@ inline std::optional<std::uint64_t> count_schedules(const ir::ThreadModel& tm,
   o.max_schedules = 200000;
   return encoder::check(tm, o).schedules;
 }
+
+struct ReachCount {
+  std::size_t asked = 0, reached = 0, timeouts = 0;
+  std::string first_problem;
+};
+
+/// Asks every control state of `ex` under `reduction` (bound `bound`, `seconds` in all).
+inline ReachCount ask_all(const ir::ThreadModel& tm, const ir::ExploreResult& ex, const std::string& reduction,
+                   unsigned bound, double seconds) {
+  std::vector<encoder::RaceQuery> qs;
+  for (const ir::ControlState& cs : ex.control_states) {
+    encoder::RaceQuery q;
+    q.control = encoder::control_targets(tm, cs);
+    if (!q.control.empty()) qs.push_back(std::move(q));
+  }
+  encoder::RaceRunOptions ro;
+  ro.check.bound = bound;
+  ro.check.reduction = reduction;
+  ro.check.deadline = std::chrono::steady_clock::now() +
+                      std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
+  ReachCount c;
+  c.asked = qs.size();
+  encoder::solve_race_queries(tm, qs, ro, [&](std::size_t i, const encoder::RaceAnswer& a) {
+    if (a.verdict == encoder::Verdict::Unsafe) {
+      ++c.reached;
+    } else if (a.verdict == encoder::Verdict::Unknown && !a.internal_error && a.reason.rfind("timeout", 0) == 0) {
+      ++c.timeouts;
+    } else if (c.first_problem.empty()) {
+      std::string where;
+      for (const auto& tg : qs[i].control)
+        where += tm.threads[tg.thread].name + "@" + std::to_string(tg.pcs[0]) + " ";
+      c.first_problem = "control state " + where + "answered " + encoder::verdict_name(a.verdict) + " " + a.reason;
+    }
+  });
+  return c;
+}
+
 
 }  // namespace siren::test

@@ -19,45 +19,8 @@
 
 using namespace siren;
 
-namespace {
-
-struct ReachCount {
-  std::size_t asked = 0, reached = 0, timeouts = 0;
-  std::string first_problem;
-};
-
-/// Asks every control state of `ex` under `reduction` (bound `bound`, `seconds` in all).
-ReachCount ask_all(const ir::ThreadModel& tm, const ir::ExploreResult& ex, const std::string& reduction,
-                   unsigned bound, double seconds) {
-  std::vector<encoder::RaceQuery> qs;
-  for (const ir::ControlState& cs : ex.control_states) {
-    encoder::RaceQuery q;
-    q.control = encoder::control_targets(tm, cs);
-    if (!q.control.empty()) qs.push_back(std::move(q));
-  }
-  encoder::RaceRunOptions ro;
-  ro.check.bound = bound;
-  ro.check.reduction = reduction;
-  ro.check.deadline = std::chrono::steady_clock::now() +
-                      std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
-  ReachCount c;
-  c.asked = qs.size();
-  encoder::solve_race_queries(tm, qs, ro, [&](std::size_t i, const encoder::RaceAnswer& a) {
-    if (a.verdict == encoder::Verdict::Unsafe) {
-      ++c.reached;
-    } else if (a.verdict == encoder::Verdict::Unknown && !a.internal_error && a.reason.rfind("timeout", 0) == 0) {
-      ++c.timeouts;
-    } else if (c.first_problem.empty()) {
-      std::string where;
-      for (const auto& tg : qs[i].control)
-        where += tm.threads[tg.thread].name + "@" + std::to_string(tg.pcs[0]) + " ";
-      c.first_problem = "control state " + where + "answered " + encoder::verdict_name(a.verdict) + " " + a.reason;
-    }
-  });
-  return c;
-}
-
-}  // namespace
+using test::ask_all;
+using test::ReachCount;
 
 TEST_CASE("reach: every control state of fig1 is reachable under none, mpor and sir") {
   auto tm = test::model_of_file(std::string(SIREN_SOURCE_DIR) + "/../shared/examples/fig1.c");
