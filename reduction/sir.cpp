@@ -169,18 +169,24 @@ class Analysis {
     succ_.assign(g_.nodes.size(), {});
     for (const auto& e : g_.edges)
       if (!e.sliced && e.dst != invariants::TgEdge::kNoNode) succ_[e.src].push_back(e.dst);
-    // conditionals that may depend on shared data
-    std::vector<std::pair<ir::ThreadId, std::uint32_t>> conds;
+    // conditionals that may depend on shared data, each with the node location it is decided at
+    std::vector<Cond> conds;
     for (ir::ThreadId t = 0; t < n_; ++t)
       for (std::uint32_t pc = 0; pc < tm_.threads[t].code.size(); ++pc) {
         const ir::Instr& in = tm_.threads[t].code[pc];
         if (!is_conditional(in) || !depends(t, in.a)) continue;
         if (t >= g_.switch_points.size() || pc >= g_.switch_points[t].size() || !g_.switch_points[t][pc]) {
-          ++undecided_;
-          gave_up_ = "conditional " + tm_.threads[t].name + ":" + std::to_string(pc) + " is not a node location";
-          return 0;  // a data-dependent conditional inside a transaction: no node to decide it at
+          auto lifted = lift(t, pc, in.a);
+          if (!lifted) {
+            ++undecided_;
+            gave_up_ = "conditional " + tm_.threads[t].name + ":" + std::to_string(pc) +
+                       " inside a transaction cannot be moved to its node location";
+            return 0;  // no node to decide it at
+          }
+          conds.push_back({t, lifted->first, lifted->second});
+        } else {
+          conds.push_back({t, pc, in.a});
         }
-        conds.push_back({t, pc});
         ++relevant_conds_;
       }
     std::set<std::pair<ir::ObjectId, std::uint32_t>> shared;
@@ -220,6 +226,135 @@ class Analysis {
 
  private:
   using CellKey = std::pair<ir::ObjectId, std::uint32_t>;
+
+  /// A conditional, decided at the nodes where thread t is at location `at` (its own location,
+  /// or the node location its transaction starts from, see lift()).
+  struct Cond {
+    ir::ThreadId t;
+    std::uint32_t at;
+    ExprRef cond;
+  };
+
+  std::vector<std::uint32_t> successors(ir::ThreadId t, std::uint32_t pc) const {
+    const auto& code = tm_.threads[t].code;
+    const ir::Instr& in = code[pc];
+    std::vector<std::uint32_t> out;
+    if (in.kind == InstrKind::ThreadExit || in.kind == InstrKind::Abort) return out;
+    if (in.kind == InstrKind::Goto && in.target < code.size()) out.push_back(in.target);
+    if (!(in.kind == InstrKind::Goto && (!in.a || (in.a->is_const() && in.a->value != 0)))) out.push_back(pc + 1);
+    return out;
+  }
+
+  /// A data-dependent conditional at r inside a transaction (r is no node location; it reads
+  /// locals only, a shared read would make it visible): when every way to r inside
+  /// transactions starts at one node location s, the ways begin with a straight line from s
+  /// (the chain) and nothing after the chain writes what the condition reads, the condition
+  /// has the value of the condition with the chain's assignments substituted backwards,
+  /// evaluated before s's step. (A load inside a transaction is of memory no other thread
+  /// writes, and no store of the chain may come before it.) Returns (s, that condition), or
+  /// nullopt.
+  std::optional<std::pair<std::uint32_t, ExprRef>> lift(ir::ThreadId t, std::uint32_t r, ExprRef cond) const {
+    const auto& code = tm_.threads[t].code;
+    std::vector<std::vector<std::uint32_t>> pred(code.size());
+    for (std::uint32_t pc = 0; pc < code.size(); ++pc)
+      for (std::uint32_t q : successors(t, pc))
+        if (q < code.size()) pred[q].push_back(pc);
+    std::set<std::uint32_t> entries;
+    std::vector<char> inside(code.size(), 0);
+    std::vector<std::uint32_t> work{r};
+    inside[r] = 1;
+    while (!work.empty()) {
+      const std::uint32_t v = work.back();
+      work.pop_back();
+      for (std::uint32_t p : pred[v]) {
+        if (g_.switch_points[t][p]) {
+          entries.insert(p);
+        } else if (!inside[p]) {
+          inside[p] = 1;
+          work.push_back(p);
+        }
+      }
+    }
+    if (entries.size() != 1) return std::nullopt;
+    const std::uint32_t s = *entries.begin();
+    // The straight-line start of the ways: s and the locations after it with one way in and out.
+    std::vector<std::uint32_t> chain{s};
+    std::vector<char> on_chain(code.size(), 0);
+    on_chain[s] = 1;
+    for (;;) {
+      const auto next = successors(t, chain.back());
+      if (next.size() != 1 || next[0] >= code.size() || next[0] == r || !inside[next[0]] || on_chain[next[0]] ||
+          pred[next[0]].size() != 1)
+        break;
+      chain.push_back(next[0]);
+      on_chain[next[0]] = 1;
+    }
+    std::set<ir::LocalId> reads;
+    bool loads = false;
+    auto collect = [&](ExprRef e) {
+      reads.clear();
+      loads = false;
+      ir::visit_post_order(e, [&](ExprRef x) {
+        if (x->op == Op::Local) reads.insert(static_cast<ir::LocalId>(x->value));
+        else if (x->op == Op::Load) loads = true;
+      });
+    };
+    collect(cond);
+    if (loads) return std::nullopt;  // a condition reading memory is a node location itself
+    // After the chain nothing on the ways to r may write what the condition reads.
+    for (std::uint32_t pc = 0; pc < code.size(); ++pc) {
+      if (!inside[pc] || on_chain[pc]) continue;
+      const ir::Instr& in = code[pc];
+      switch (in.kind) {
+        case InstrKind::Goto: case InstrKind::Skip: case InstrKind::Assert: case InstrKind::Assume:
+        case InstrKind::AtomicBegin: case InstrKind::AtomicEnd: case InstrKind::Store:
+          break;
+        case InstrKind::Assign: case InstrKind::Havoc:
+          if (reads.count(in.lhs)) return std::nullopt;
+          break;
+        default: return std::nullopt;
+      }
+    }
+    // Along the chain, backwards: substitute each assignment to what the condition reads.
+    ExprRef out = cond;
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+      const ir::Instr& in = code[*it];
+      collect(out);
+      switch (in.kind) {
+        case InstrKind::Goto: case InstrKind::Skip: case InstrKind::Assert: case InstrKind::Assume:
+        case InstrKind::AtomicBegin: case InstrKind::AtomicEnd: case InstrKind::Lock: case InstrKind::Unlock:
+          break;
+        case InstrKind::Store:
+          if (loads) return std::nullopt;  // the value loaded later may be the one stored here
+          break;
+        case InstrKind::Assign:
+          if (reads.count(in.lhs)) {
+            if (!in.a) return std::nullopt;
+            out = substitute(out, in.lhs, in.a);
+            if (!out) return std::nullopt;
+          }
+          break;
+        case InstrKind::Havoc:
+          if (reads.count(in.lhs)) return std::nullopt;
+          break;
+        default:
+          return std::nullopt;  // other steps may write locals besides lhs (e.g. a create counter)
+      }
+    }
+    return std::make_pair(s, out);
+  }
+
+  ExprRef substitute(ExprRef e, ir::LocalId x, ExprRef by) const {
+    if (e->op == Op::Local && e->value == x) return e->type == by->type ? by : nullptr;
+    if (e->kids.empty()) return e;
+    std::vector<ExprRef> kids;
+    for (ExprRef k : e->kids) {
+      ExprRef n = substitute(k, x, by);
+      if (!n) return nullptr;
+      kids.push_back(n);
+    }
+    return const_cast<ir::ThreadModel&>(tm_).exprs().rebuild(e, kids);
+  }
   static CellKey key(const ir::Access& a) {
     return {a.addr->obj, static_cast<std::uint32_t>(a.addr->offset())};
   }
@@ -276,8 +411,7 @@ class Analysis {
     return false;
   }
 
-  bool insensitive(ir::ThreadId l, std::uint32_t c, ir::ThreadId i, std::uint32_t d,
-                   const std::vector<std::pair<ir::ThreadId, std::uint32_t>>& conds) {
+  bool insensitive(ir::ThreadId l, std::uint32_t c, ir::ThreadId i, std::uint32_t d, const std::vector<Cond>& conds) {
     // start nodes: l at c, i at d
     std::vector<bool> seen(g_.nodes.size(), false);
     std::deque<std::size_t> work;
@@ -296,12 +430,12 @@ class Analysis {
       for (std::size_t m : succ_[n])
         if (!seen[m]) seen[m] = true, work.push_back(m);
     }
-    for (const auto& [t, r] : conds) {
+    for (const auto& [t, r, cond] : conds) {
       bool all_true = true, all_false = true;
       for (std::size_t n = 0; n < g_.nodes.size() && (all_true || all_false); ++n) {
         if (!seen[n] || t >= g_.nodes[n].locs.size() || g_.nodes[n].locs[t] != static_cast<std::int32_t>(r)) continue;
         if (g_.nodes[n].terminated) continue;  // nothing is scheduled after termination
-        const int v = decide(n, t, tm_.threads[t].code[r].a);
+        const int v = decide(n, t, cond);
         if (v == 2) continue;  // unreachable node
         if (v != 1) all_true = false;
         if (v != 0) all_false = false;
