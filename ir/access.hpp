@@ -56,7 +56,9 @@ struct Access {
 /// Every step reads `atomic`: AtomicBegin/AtomicEnd write it and disable/enable every other
 /// thread, so they must be dependent with every step of another thread (otherwise a reduction
 /// could pick a representative that runs a step inside another thread's atomic section, which
-/// does not exist, and lose the real execution).
+/// does not exist, and lose the real execution). Reductions whose transitions are whole atomic
+/// blocks (MPOR, SIR, the explorer's Mazurkiewicz classes) leave `atomic` out instead: it is 0
+/// between transitions.
 std::vector<Access> accesses(const ThreadModel& tm, ThreadId t, std::uint32_t pc);
 
 /// Only the memory-cell accesses of accesses(tm, t, pc) (Load: read, Store: write, lock-like
