@@ -416,13 +416,7 @@ class Mpor final : public SchedulerConstraints {
       if (bpc_[l]) bpc_[l] = T.mk_ite(T.mk_and(f.selected(static_cast<ir::ThreadId>(l)), T.mk_not(cont[l])), f.pc[l], bpc_[l]);
       if (grow[l] != T.mk_false()) {
         Summary& B = blk_[l];
-        for (auto& [key, rw] : eff[l].st) B.st.try_emplace(key, T.mk_false(), T.mk_false());
-        for (auto& [key, rw] : B.st) {
-          auto it = eff[l].st.find(key);
-          const Term r = it == eff[l].st.end() ? T.mk_false() : it->second.first;
-          const Term w = it == eff[l].st.end() ? T.mk_false() : it->second.second;
-          rw = {T.mk_ite(grow[l], r, rw.first), T.mk_ite(grow[l], w, rw.second)};
-        }
+        latch_static(T, B, eff[l], grow[l]);
         // block slots: this step's access at the slot's location, or the block's earlier one
         for (std::size_t b = 0; b < bslots_[l].size(); ++b) {
           const BlockSlot& bs = bslots_[l][b];
@@ -450,14 +444,7 @@ class Mpor final : public SchedulerConstraints {
       // Latch the summary of the transition that fires.
       const Term sl = fire[l];
       Summary& L = last_[l];
-      // static: keys of either side
-      for (auto& [key, rw] : eff[l].st) L.st.try_emplace(key, T.mk_false(), T.mk_false());
-      for (auto& [key, rw] : L.st) {
-        auto it = eff[l].st.find(key);
-        const Term r = it == eff[l].st.end() ? T.mk_false() : it->second.first;
-        const Term w = it == eff[l].st.end() ? T.mk_false() : it->second.second;
-        rw = {T.mk_ite(sl, r, rw.first), T.mk_ite(sl, w, rw.second)};
-      }
+      latch_static(T, L, eff[l], sl);
       for (int c = 0; c < 4; ++c) {
         if (!eff[l].wild[c] && !L.wild[c]) continue;
         L.wild[c] = T.mk_ite(sl, eff[l].wild[c] ? eff[l].wild[c] : T.mk_false(), L.wild[c] ? L.wild[c] : T.mk_false());
@@ -497,6 +484,17 @@ class Mpor final : public SchedulerConstraints {
  private:
   bool is_heap(ir::ObjectId o) const {
     return o != 0 && o < tm_.objects.size() && tm_.objects[o].kind == ir::ObjectKind::Heap;
+  }
+
+  // into.st := when ? from.st : into.st, over the keys of either side.
+  static void latch_static(solvers::TermManager& T, Summary& into, const Summary& from, Term when) {
+    for (auto& [key, rw] : from.st) into.st.try_emplace(key, T.mk_false(), T.mk_false());
+    for (auto& [key, rw] : into.st) {
+      auto it = from.st.find(key);
+      const Term r = it == from.st.end() ? T.mk_false() : it->second.first;
+      const Term w = it == from.st.end() ? T.mk_false() : it->second.second;
+      rw = {T.mk_ite(when, r, rw.first), T.mk_ite(when, w, rw.second)};
+    }
   }
 
   // pc_i^k is one of `pcs`.
