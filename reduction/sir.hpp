@@ -31,7 +31,7 @@ struct SirAnalysis {
   std::uint64_t analysis_ms = 0;  // graph construction included when it is built here
 };
 
-/// The insensitivity analysis over `graph` (nullptr: built here, 7 s limit).
+/// The insensitivity analysis over `graph` (nullptr: built here, within 2 s and 256 MB).
 SirAnalysis analyse_sir(const ir::ThreadModel& tm, const invariants::TransactionGraph* graph = nullptr);
 
 std::unique_ptr<SchedulerConstraints> make_sir(const ir::ThreadModel& tm);
