@@ -322,10 +322,10 @@ class Analysis {
       collect(out);
       switch (in.kind) {
         case InstrKind::Goto: case InstrKind::Skip: case InstrKind::Assert: case InstrKind::Assume:
-        case InstrKind::AtomicBegin: case InstrKind::AtomicEnd: case InstrKind::Lock: case InstrKind::Unlock:
+        case InstrKind::AtomicBegin: case InstrKind::AtomicEnd:
           break;
-        case InstrKind::Store:
-          if (loads) return std::nullopt;  // the value loaded later may be the one stored here
+        case InstrKind::Store: case InstrKind::Lock: case InstrKind::Unlock:
+          if (loads) return std::nullopt;  // the value loaded later may be the one written here
           break;
         case InstrKind::Assign:
           if (reads.count(in.lhs)) {
