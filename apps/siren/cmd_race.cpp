@@ -147,9 +147,11 @@ void add_race_command(CLI::App& app, int& exit_code) {
   cmd->add_option("file", args->file, "C source file")->required();
   add_bound_option(cmd, args->bound);
   cmd->add_option("--reduction", args->reduction,
-                  "Scheduler reduction: none (default) or mpor (monotonic partial order reduction; "
-                  "it keeps every reachable state, so every racy state)")
-      ->check(CLI::IsMember({"none", "mpor"}));
+                  "Scheduler reduction: none (default), mpor (monotonic partial order reduction; it "
+                  "keeps every reachable state, so every racy state) or sir (schedule-insensitivity "
+                  "reduction; it keeps every control state, and it only runs when every access has a "
+                  "constant address, so a racy state is a control state; otherwise it is mpor)")
+      ->check(CLI::IsMember({"none", "mpor", "sir"}));
   cmd->add_option("--solver", args->solver, "Solver: cadical (default)")->check(CLI::IsMember({"cadical"}));
   cmd->add_option("--timeout", args->timeout, "Give up after SEC seconds of wall-clock time: UNKNOWN")
       ->check(CLI::PositiveNumber);

@@ -3,7 +3,7 @@ if(TARGET siren-fuzz)
   # 300 seeded random programs: explorer vs. siren check under every reduction with CaDiCaL,
   # in three parts for ctest -j. Each part also requires >= 25% UNSAFE and >= 25% SAFE. Under
   # every reduction other than none, every control state the explorer reaches must be
-  # REACHABLE (check --reach), and race checking under mpor must agree with none.
+  # REACHABLE (check --reach), and race checking under mpor and sir must agree with none.
   foreach(_first 1 101 201)
     math(EXPR _last "${_first} + 99")
     add_test(NAME "fuzz: differential seeds ${_first}-${_last}"

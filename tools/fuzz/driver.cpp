@@ -104,9 +104,9 @@ std::vector<Config> available_configs() {
     if (r.verdict == encoder::Verdict::Unsafe) out.push_back({red, "cadical", "reach"});
   }
   for (const auto& red : reductions) {
-    // What `siren race` accepts besides none. (SIR keeps control states, and a race also
-    // needs two equal addresses, so race checking does not offer it.)
-    if (red != "mpor") continue;
+    // What `siren race` accepts besides none. (SIR keeps control states; it runs only when
+    // every access has a constant address, so a racy state is a control state.)
+    if (red != "mpor" && red != "sir") continue;
     encoder::CheckOptions co;
     co.bound = 2;
     co.reduction = red;

@@ -1,7 +1,7 @@
 // Data-race queries (encoder/race.hpp) and triage helpers (encoder/triage.hpp) on small C
 // programs: a racy counter, a lock-protected one, create/join-ordered accesses, disjoint array
 // cells, an atomic section, a read/read pair; every race found was replayed. Each runs without
-// a reduction and under MPOR.
+// a reduction, under MPOR and under SIR.
 #include "encoder/race.hpp"
 #include "encoder/triage.hpp"
 #include "frontend/frontend.hpp"
@@ -41,7 +41,7 @@ encoder::RaceAnswer race(const std::string& src, const std::string& reduction) {
 }
 
 // Every race test runs under each reduction: a reduction must keep every racy state reachable.
-const char* const kReductions[] = {"none", "mpor"};
+const char* const kReductions[] = {"none", "mpor", "sir"};
 
 const char* kHeader = "#include <pthread.h>\n";
 
