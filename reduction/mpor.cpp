@@ -34,6 +34,7 @@
 
 #include "ir/access.hpp"
 
+#include <map>
 #include <unordered_map>
 
 namespace siren::reduction {
@@ -251,10 +252,15 @@ class Mpor final : public SchedulerConstraints {
           blk_[l].dyn.push_back({b.cls, nullptr, T.mk_false()});
         }
       }
-      // lpc_l (the location of l's last step) before l has run: never read, since a chain
-      // through l needs DC_jl = 1, which needs l to have run.
-      if (!filter_.insensitive.empty())
-        for (std::size_t l = 0; l < n_; ++l) lpc_.push_back(T.mk_bv(f.pc[l]->sort.width, 0));
+      // SIR: one Boolean "lpc_l = c" per location c of l in an insensitive pair (cheaper for
+      // the solver than latching l's pc as a bit-vector). Before l has run it is false and
+      // never read, since a chain through l needs DC_jl = 1, which needs l to have run.
+      if (!filter_.insensitive.empty()) {
+        lpc_.resize(n_);
+        for (std::size_t l = 0; l < n_; ++l)
+          for (std::size_t i = 0; i < n_; ++i)
+            for (const auto& cd : filter_.insensitive[l][i]) lpc_[l].try_emplace(cd.first, T.mk_false());
+      }
     }
     // Current summaries (as if thread i moves in this frame).
     std::vector<Summary> cur(n_);
@@ -356,7 +362,7 @@ class Mpor final : public SchedulerConstraints {
         if (!filter_.insensitive.empty() && !filter_.insensitive[l][i].empty() && dep[l][i] != T.mk_false()) {
           std::vector<Term> ins;
           for (const auto& [c, d] : filter_.insensitive[l][i])
-            ins.push_back(T.mk_and(T.mk_eq(lpc_[l], T.mk_bv(lpc_[l]->sort.width, c)),
+            ins.push_back(T.mk_and(lpc_[l].at(c),
                                    T.mk_eq(start[i], T.mk_bv(start[i]->sort.width, d))));
           dep[l][i] = T.mk_and(dep[l][i], T.mk_not(T.mk_or(ins)));
         }
@@ -406,8 +412,10 @@ class Mpor final : public SchedulerConstraints {
     }
     dc_ = std::move(next);
 
-    // Latch lpc_l (SIR only): the first location of l's last transition.
-    for (std::size_t l = 0; l < lpc_.size(); ++l) lpc_[l] = T.mk_ite(fire[l], start[l], lpc_[l]);
+    // Latch lpc_l = c (SIR only): l's last transition started at c.
+    for (std::size_t l = 0; l < lpc_.size(); ++l)
+      for (auto& [c, is_c] : lpc_[l])
+        is_c = T.mk_ite(fire[l], T.mk_eq(start[l], T.mk_bv(start[l]->sort.width, c)), is_c);
 
     std::vector<std::vector<Summary::Dyn>> blk_before(n_);
     for (std::size_t l = 0; l < n_; ++l) blk_before[l] = blk_[l].dyn;
@@ -615,7 +623,7 @@ class Mpor final : public SchedulerConstraints {
     return false;
   }
   ChainFilter filter_;                                    // SIR: pairs that extend no chain
-  std::vector<Term> lpc_;                                 // [thread] pc of its last step (SIR)
+  std::vector<std::map<std::uint32_t, Term>> lpc_;        // [thread][c]: its last transition started at c (SIR)
   std::uint64_t dc_vars_ = 0, dep_vars_ = 0, constraints_ = 0;
 };
 
