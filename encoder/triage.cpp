@@ -2,6 +2,7 @@
 #include "encoder/triage.hpp"
 
 #include "encoder/engine.hpp"
+#include "ir/concurrency.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -237,72 +238,6 @@ const char* triage_verdict_name(Verdict v) {
   return "UNKNOWN";
 }
 
-namespace {
-
-constexpr std::uint64_t kAtomicKey = ~std::uint64_t{0};
-
-// Must-locksets at every instruction of thread t (locks by constant mutex cell; kAtomicKey:
-// inside an atomic section on every path). nullopt: not reachable from the entry.
-std::vector<std::optional<std::set<std::uint64_t>>> must_locksets(const ir::ThreadModel& tm, ir::ThreadId t) {
-  const auto& code = tm.threads[t].code;
-  std::vector<std::optional<std::set<std::uint64_t>>> in(code.size());
-  if (code.empty()) return in;
-  in[0] = std::set<std::uint64_t>{};
-  std::vector<std::uint32_t> work{0};
-  auto key_of = [](ir::ExprRef a) -> std::optional<std::uint64_t> {
-    if (a && a->op == ir::Op::ObjAddr) return (std::uint64_t{a->obj} << 32) | static_cast<std::uint32_t>(a->value);
-    return std::nullopt;
-  };
-  while (!work.empty()) {
-    const std::uint32_t i = work.back();
-    work.pop_back();
-    std::set<std::uint64_t> out = *in[i];
-    const ir::Instr& ins = code[i];
-    switch (ins.kind) {
-      case ir::InstrKind::Lock:
-        if (auto k = key_of(ins.a)) out.insert(*k);
-        break;
-      case ir::InstrKind::Unlock:
-        if (auto k = key_of(ins.a)) out.erase(*k);
-        else {
-          const bool atomic = out.count(kAtomicKey) != 0;
-          out.clear();
-          if (atomic) out.insert(kAtomicKey);
-        }
-        break;
-      case ir::InstrKind::AtomicBegin: out.insert(kAtomicKey); break;
-      case ir::InstrKind::AtomicEnd: out.erase(kAtomicKey); break;
-      default: break;
-    }
-    std::vector<std::uint32_t> succ;
-    switch (ins.kind) {
-      case ir::InstrKind::ThreadExit: case ir::InstrKind::Abort: break;
-      case ir::InstrKind::Goto:
-        succ.push_back(ins.target);
-        succ.push_back(i + 1);
-        break;
-      default: succ.push_back(i + 1);
-    }
-    for (std::uint32_t s : succ) {
-      if (s >= code.size()) continue;
-      if (!in[s]) {
-        in[s] = out;
-        work.push_back(s);
-        continue;
-      }
-      std::set<std::uint64_t> meet;
-      std::set_intersection(in[s]->begin(), in[s]->end(), out.begin(), out.end(), std::inserter(meet, meet.begin()));
-      if (meet != *in[s]) {
-        in[s] = std::move(meet);
-        work.push_back(s);
-      }
-    }
-  }
-  return in;
-}
-
-}  // namespace
-
 std::vector<Warning> lockset_candidates(const ir::ThreadModel& tm) {
   // Candidate objects of pointer expressions, from the encoder's own analysis.
   solvers::TermManager terms;
@@ -318,7 +253,7 @@ std::vector<Warning> lockset_candidates(const ir::ThreadModel& tm) {
   std::vector<std::vector<std::optional<std::set<std::uint64_t>>>> ls(tm.threads.size());
   std::vector<Acc> accs;
   for (ir::ThreadId t = 0; t < tm.threads.size(); ++t) {
-    ls[t] = must_locksets(tm, t);
+    ls[t] = ir::must_locksets(tm, t);
     for (std::uint32_t i = 0; i < tm.threads[t].code.size(); ++i) {
       if (!ls[t][i]) continue;  // unreachable code
       for (const RaceAccess& a : data_accesses(tm, t, i)) {
@@ -350,10 +285,10 @@ std::vector<Warning> lockset_candidates(const ir::ThreadModel& tm) {
       const Acc& x = accs[i];
       const Acc& y = accs[j];
       if (x.a.thread == y.a.thread || !(x.a.write || y.a.write)) continue;
-      if (x.locks->count(kAtomicKey) && y.locks->count(kAtomicKey)) continue;
+      if (x.locks->count(ir::kAtomicKey) && y.locks->count(ir::kAtomicKey)) continue;
       bool common = false;
       for (std::uint64_t k : *x.locks)
-        if (k != kAtomicKey && y.locks->count(k)) common = true;
+        if (k != ir::kAtomicKey && y.locks->count(k)) common = true;
       if (common || !may_alias(x, y)) continue;
       Warning w;
       w.first = loc_of(x.a);

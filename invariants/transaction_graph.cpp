@@ -1,6 +1,8 @@
 // The transaction graph with octagon invariants: see transaction_graph.hpp and DESIGN.md §B5.
 #include "invariants/transaction_graph.hpp"
 
+#include "ir/concurrency.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -168,7 +170,8 @@ bool is_sync_addr_kind(InstrKind k) {
 /// Objects accessed by an instruction (kAnyObject for a non-constant address) and whether it is
 /// visible whatever objects it touches (sync, thread operations, ValidPtr).
 struct InstrFacts {
-  std::vector<ir::ObjectId> objects;
+  std::vector<ir::ObjectId> objects;  // read or written (kAnyObject: through a pointer)
+  std::vector<ir::ObjectId> written;  // written (kAnyObject: through a pointer)
   bool inherently_visible = false;
 };
 
@@ -240,32 +243,34 @@ class Facts {
     if (e->op == Op::ValidPtr) f.inherently_visible = true;
     for (ExprRef k : e->kids) scan(k, false, f);
   }
-  void access(ExprRef p, InstrFacts& f) {
+  void access(ExprRef p, InstrFacts& f, bool write) {
     if (!p) return;
     if (p->op == Op::ObjAddr) {
       f.objects.push_back(p->obj);
+      if (write) f.written.push_back(p->obj);
       return;
     }
     if (p->is_const()) return;  // null
     f.objects.push_back(kAnyObject);
+    if (write) f.written.push_back(kAnyObject);
     scan(p, false, f);
   }
   InstrFacts scan_instr(const Instr& in) {
     InstrFacts f;
     switch (in.kind) {
       case InstrKind::Store:
-        access(in.a, f);
+        access(in.a, f, true);
         scan(in.b, false, f);
         break;
       case InstrKind::ThreadCreate:
         f.inherently_visible = true;
-        access(in.a, f);
+        access(in.a, f, true);
         scan(in.b, false, f);
         break;
       case InstrKind::ThreadJoin:
         f.inherently_visible = true;
         scan(in.a, false, f);
-        access(in.b, f);
+        access(in.b, f, true);
         break;
       case InstrKind::ThreadExit: case InstrKind::Abort: case InstrKind::AtomicBegin: case InstrKind::AtomicEnd:
       case InstrKind::Malloc: case InstrKind::Free:
@@ -276,7 +281,7 @@ class Facts {
       default:
         if (is_sync_addr_kind(in.kind)) {
           f.inherently_visible = true;
-          access(in.a, f);
+          access(in.a, f, true);
           scan(in.b, false, f);
         } else {
           scan(in.a, false, f);
@@ -501,16 +506,74 @@ class Builder {
       }
     shared_obj_.assign(nobj, false);
     for (std::size_t o = 1; o < nobj; ++o) shared_obj_[o] = facts_.escaped(static_cast<ir::ObjectId>(o)) || users[o].size() > 1;
+    // Protected accesses (DESIGN.md B5 step 1, "POR with synchronization constraints"): an
+    // access of a shared object o is no switch point when no conflicting access of o by
+    // another thread can run beside it: both hold a common must-held lock, or create/join
+    // order keeps the other thread stopped (not yet created, or joined). Sound (Lipton): a
+    // lock, create or join is always a switch point, so from the first step of the access's
+    // transaction to the access the lock stays held (the other thread stays stopped), no
+    // conflicting access happens in between, and the access commutes with what does.
+    struct Acc {
+      ThreadId t;
+      std::uint32_t pc;
+      bool write;
+      const std::set<std::uint64_t>* locks;
+    };
+    std::vector<std::vector<Acc>> by_obj(nobj);
+    std::vector<Acc> any;  // accesses through pointers: any object
+    if (o_.lockset_transactions) {
+      if (locks_.empty())
+        for (std::size_t t = 0; t < tm_.threads.size(); ++t) {
+          locks_.push_back(ir::must_locksets(tm_, static_cast<ThreadId>(t)));
+          order_.push_back(ir::create_join_order(tm_, static_cast<ThreadId>(t)));
+        }
+      for (std::size_t t = 0; t < tm_.threads.size(); ++t)
+        for (std::uint32_t pc = 0; pc < tm_.threads[t].code.size(); ++pc) {
+          if (!reach[t][pc] || !locks_[t][pc]) continue;
+          const InstrFacts& f = facts_.at(static_cast<ThreadId>(t), pc);
+          for (ir::ObjectId o : f.objects) {
+            const bool w = std::find(f.written.begin(), f.written.end(), o) != f.written.end() ||
+                           std::find(f.written.begin(), f.written.end(), kAnyObject) != f.written.end();
+            const Acc a{static_cast<ThreadId>(t), pc, w, &*locks_[t][pc]};
+            if (o == kAnyObject) any.push_back(a);
+            else if (o < nobj) by_obj[o].push_back(a);
+          }
+        }
+    }
+    auto common = [](const std::set<std::uint64_t>& a, const std::set<std::uint64_t>& b) {
+      for (std::uint64_t k : a)
+        if (b.count(k)) return true;
+      return false;
+    };
+    auto protected_access = [&](ThreadId t, std::uint32_t pc, ir::ObjectId o) {
+      if (!o_.lockset_transactions || !locks_[t][pc]) return false;
+      const InstrFacts& f = facts_.at(t, pc);
+      const bool w = std::find(f.written.begin(), f.written.end(), o) != f.written.end();
+      for (const auto* list : {&by_obj[o], &any})
+        for (const Acc& a : *list)
+          if (a.t != t && (w || a.write) && !common(*locks_[t][pc], *a.locks) && !order_[t].stopped_at(pc, a.t) &&
+              !order_[a.t].stopped_at(a.pc, t))
+            return false;
+      return true;
+    };
     switch_.assign(tm_.threads.size(), {});
+    g_.lock_protected_accesses = 0;
     for (std::size_t t = 0; t < tm_.threads.size(); ++t) {
       const auto& code = tm_.threads[t].code;
       switch_[t].assign(code.size(), false);
       for (std::uint32_t pc = 0; pc < code.size(); ++pc) {
         const InstrFacts& f = facts_.at(static_cast<ThreadId>(t), pc);
-        bool visible = f.inherently_visible;
-        for (ir::ObjectId o : f.objects)
-          if (o == kAnyObject || (o < nobj && shared_obj_[o])) visible = true;
-        switch_[t][pc] = pc == 0 || (visible && facts_.may_be_outside_atomic(static_cast<ThreadId>(t), pc));
+        bool visible = f.inherently_visible, shared = false;
+        for (ir::ObjectId o : f.objects) {
+          if (o == kAnyObject) visible = true;
+          else if (o < nobj && shared_obj_[o]) {
+            shared = true;
+            if (!protected_access(static_cast<ThreadId>(t), pc, o)) visible = true;
+          }
+        }
+        const bool outside = facts_.may_be_outside_atomic(static_cast<ThreadId>(t), pc);
+        switch_[t][pc] = pc == 0 || (visible && outside);
+        if (pc != 0 && !visible && shared && outside && reach[t][pc]) ++g_.lock_protected_accesses;
       }
     }
   }
@@ -1537,6 +1600,8 @@ class Builder {
   std::size_t state_bytes_ = 0;
   std::vector<bool> shared_obj_;
   std::vector<std::vector<bool>> switch_;
+  std::vector<std::vector<std::optional<std::set<std::uint64_t>>>> locks_;  // must-locksets [thread][pc]
+  std::vector<ir::CreateJoinOrder> order_;                                 // [thread]
   std::vector<std::vector<bool>> executed_;
   std::vector<Sliced>* slices_ = nullptr;
   unsigned decide_depth_ = 0;
@@ -1551,6 +1616,7 @@ std::string basename_of(const std::string& f) {
 
 TransactionGraph build_transaction_graph(const ir::ThreadModel& tm, const TgOptions& options) {
   TransactionGraph g;
+  g.lockset_transactions = options.lockset_transactions;
   Builder b(tm, options, g);
   b.run();
   return g;

@@ -44,6 +44,10 @@ struct TgOptions {
   unsigned descending_rounds = 2;         // narrowing-like recomputations after the fixpoint
   unsigned max_pack_vars = 16;            // larger clusters are split (sound, less precise)
   double time_limit_seconds = 0;          // 0 = none; otherwise complete = false when exceeded
+  /// An access of a shared object that no conflicting access of another thread can run beside
+  /// (a common must-held lock, or create/join order) is no switch point: transactions run
+  /// through it (DESIGN.md B5 step 1).
+  bool lockset_transactions = true;
 };
 
 /// Per-thread location in a node.
@@ -104,6 +108,9 @@ struct TransactionGraph {
   unsigned rounds = 0;         // graph constructions (1 + refinements that changed something)
   double seconds = 0;          // construction time
   std::size_t sliced_edges = 0;
+  bool lockset_transactions = false;        // built with TgOptions::lockset_transactions
+  std::size_t lock_protected_accesses = 0;  // shared accesses no switch point for that reason
+                                            // (locks or create/join order)
 
   std::optional<std::size_t> find(const std::vector<std::int32_t>& locs, bool terminated) const;
   std::unordered_map<std::string, std::size_t> index;  // key of (locs, terminated) -> node

@@ -310,8 +310,60 @@ int main(void) {
   CHECK(c.checked > 0);
 }
 
+TEST_CASE("tg: accesses kept apart by a lock or by create/join order are inside transactions") {
+  const char* prog = R"(#include <pthread.h>
+int x; int flag;
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+void *w(void *a) { pthread_mutex_lock(&m); x = x + 1; pthread_mutex_unlock(&m); return 0; }
+int main(void) {
+  pthread_t t;
+  x = 5;
+  pthread_create(&t, 0, w, 0);
+  pthread_mutex_lock(&m); x = x + 2; pthread_mutex_unlock(&m);
+  pthread_join(t, 0);
+  if (x != 8) flag = 1;
+  return 0;
+}
+)";
+  auto tm = load_text(prog);
+  REQUIRE(tm);
+  invariants::TgOptions off;
+  off.lockset_transactions = false;
+  const auto g = invariants::build_transaction_graph(*tm);
+  const auto g_off = invariants::build_transaction_graph(*tm, off);
+  REQUIRE(g.complete);
+  REQUIRE(g_off.complete);
+  // x = 5 before the create, both read-modify-writes under m, the read after the join: every
+  // access of x (flag is main's alone).
+  CHECK(g.lock_protected_accesses >= 4);
+  CHECK(g_off.lock_protected_accesses == 0);
+  CHECK(g.nodes.size() < g_off.nodes.size());
+  // after the join x is exactly 8 in both graphs, so flag = 1 never happens: at the end x is
+  // 8 and flag 0
+  for (const auto* gr : {&g, &g_off}) {
+    bool ended = false;
+    for (std::size_t n = 0; n < gr->nodes.size(); ++n) {
+      if (!gr->nodes[n].terminated) continue;
+      ended = true;
+      const auto x = invariants::interval_of(*gr, n, "x"), flag = invariants::interval_of(*gr, n, "flag");
+      REQUIRE(x);
+      REQUIRE(flag);
+      CHECK(x->lo == 8);
+      CHECK(x->hi == 8);
+      CHECK(flag->lo == 0);
+      CHECK(flag->hi == 0);
+    }
+    CHECK(ended);
+    const Counts c = explore_and_check(*tm, *gr, 100000);
+    CHECK(c.finished);
+    CHECK(c.violated == 0);
+    CHECK(c.no_node == 0);
+    CHECK(c.checked > 0);
+  }
+}
+
 TEST_CASE("tg: soundness on 200 random programs") {
-  std::size_t programs = 0, checked_states = 0, unfinished = 0, incomplete = 0;
+  std::size_t programs = 0, checked_states = 0, unfinished = 0, incomplete = 0, with_protected = 0;
   for (unsigned seed = 1; programs < 200 && seed < 400; ++seed) {
     Gen gen(seed);
     const std::string src = gen.program();
@@ -339,10 +391,13 @@ TEST_CASE("tg: soundness on 200 random programs") {
     CHECK(c.no_node == 0);
     checked_states += c.checked;
     if (c.finished) ++programs;
+    if (c.finished && g.lock_protected_accesses > 0) ++with_protected;
   }
   MESSAGE("random programs checked: " << programs << ", states checked: " << checked_states
-                                      << ", unfinished explorations: " << unfinished << ", incomplete graphs: " << incomplete);
+                                      << ", unfinished explorations: " << unfinished << ", incomplete graphs: " << incomplete
+                                      << ", with protected accesses inside transactions: " << with_protected);
   CHECK(programs >= 200);
+  CHECK(with_protected >= 40);  // the lock / create-join reduction of switch points is exercised
 }
 
 TEST_CASE("tg: soundness on the shared SV-COMP tasks the explorer finishes") {

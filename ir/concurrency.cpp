@@ -1,0 +1,231 @@
+// Must-locksets and create/join order (ir/concurrency.hpp): forward data-flow analyses over one
+// thread's code (intersection at joins for must-facts, union for may-started).
+#include "ir/concurrency.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <iterator>
+#include <map>
+
+namespace siren::ir {
+
+std::vector<std::optional<std::set<std::uint64_t>>> must_locksets(const ThreadModel& tm, ThreadId t) {
+  const auto& code = tm.threads[t].code;
+  std::vector<std::optional<std::set<std::uint64_t>>> in(code.size());
+  if (code.empty()) return in;
+  in[0] = std::set<std::uint64_t>{};
+  std::vector<std::uint32_t> work{0};
+  auto key_of = [](ExprRef a) -> std::optional<std::uint64_t> {
+    if (a && a->op == Op::ObjAddr) return (std::uint64_t{a->obj} << 32) | static_cast<std::uint32_t>(a->value);
+    return std::nullopt;
+  };
+  while (!work.empty()) {
+    const std::uint32_t i = work.back();
+    work.pop_back();
+    std::set<std::uint64_t> out = *in[i];
+    const Instr& ins = code[i];
+    switch (ins.kind) {
+      case InstrKind::Lock:
+        if (auto k = key_of(ins.a)) out.insert(*k);
+        break;
+      case InstrKind::Unlock:
+        if (auto k = key_of(ins.a)) out.erase(*k);
+        else {
+          const bool atomic = out.count(kAtomicKey) != 0;
+          out.clear();
+          if (atomic) out.insert(kAtomicKey);
+        }
+        break;
+      case InstrKind::AtomicBegin: out.insert(kAtomicKey); break;
+      case InstrKind::AtomicEnd: out.erase(kAtomicKey); break;
+      default: break;
+    }
+    std::vector<std::uint32_t> succ;
+    switch (ins.kind) {
+      case InstrKind::ThreadExit: case InstrKind::Abort: break;
+      case InstrKind::Goto:
+        succ.push_back(ins.target);
+        succ.push_back(i + 1);
+        break;
+      default: succ.push_back(i + 1);
+    }
+    for (std::uint32_t s : succ) {
+      if (s >= code.size()) continue;
+      if (!in[s]) {
+        in[s] = out;
+        work.push_back(s);
+        continue;
+      }
+      std::set<std::uint64_t> meet;
+      std::set_intersection(in[s]->begin(), in[s]->end(), out.begin(), out.end(), std::inserter(meet, meet.begin()));
+      if (meet != *in[s]) {
+        in[s] = std::move(meet);
+        work.push_back(s);
+      }
+    }
+  }
+  return in;
+}
+
+}  // namespace siren::ir
+
+namespace siren::ir {
+namespace {
+
+std::vector<std::uint32_t> flow_successors(const std::vector<Instr>& code, std::uint32_t i) {
+  const Instr& in = code[i];
+  std::vector<std::uint32_t> s;
+  if (in.kind == InstrKind::ThreadExit || in.kind == InstrKind::Abort) return s;
+  if (in.kind == InstrKind::Goto) s.push_back(in.target);
+  s.push_back(i + 1);  // also after an unconditional goto: more paths, still sound
+  return s;
+}
+
+std::uint64_t cell_key(ExprRef a) { return (std::uint64_t{a->obj} << 32) | static_cast<std::uint32_t>(a->value); }
+constexpr std::uint64_t kLocalTag = std::uint64_t{1} << 63;
+
+}  // namespace
+
+bool CreateJoinOrder::stopped_at(std::uint32_t pc, ThreadId u) const {
+  if (pc >= stopped.size()) return false;
+  return std::binary_search(stopped[pc].begin(), stopped[pc].end(), u);
+}
+
+CreateJoinOrder create_join_order(const ThreadModel& tm, ThreadId p) {
+  CreateJoinOrder r;
+  const auto& code = tm.threads[p].code;
+  r.stopped.resize(code.size());
+  if (code.empty()) return r;
+  const std::size_t n = tm.threads.size();
+
+  // Who creates whom; which objects have their address taken; which cells are written where.
+  std::vector<std::set<ThreadId>> creators(n);
+  std::set<ObjectId> taken;
+  std::map<std::uint64_t, std::set<std::pair<ThreadId, std::uint32_t>>> writers;  // cell -> (thread, pc)
+  for (ThreadId q = 0; q < n; ++q) {
+    const auto& c = tm.threads[q].code;
+    for (std::uint32_t i = 0; i < c.size(); ++i) {
+      const Instr& in = c[i];
+      if (in.kind == InstrKind::ThreadCreate)
+        for (std::uint32_t u : in.threads)
+          if (u < n) creators[u].insert(q);
+      std::function<void(ExprRef, bool)> scan = [&](ExprRef e, bool direct) {
+        if (!e) return;
+        if (e->op == Op::ObjAddr) {
+          if (!direct) taken.insert(e->obj);
+          return;
+        }
+        if (e->op == Op::Load) return scan(e->kids[0], true);
+        for (ExprRef k : e->kids) scan(k, false);
+      };
+      const bool direct_a = in.kind == InstrKind::Store || in.kind == InstrKind::ThreadCreate;
+      scan(in.a, direct_a);
+      scan(in.b, false);
+      for (ExprRef x : in.args) scan(x, false);
+      if (direct_a && in.a && in.a->op == Op::ObjAddr) writers[cell_key(in.a)].insert({q, i});
+    }
+  }
+  // Creates of p that start exactly one thread and run at most once (on no cycle).
+  auto on_cycle = [&](std::uint32_t pc) {
+    std::vector<char> seen(code.size(), 0);
+    std::vector<std::uint32_t> work = flow_successors(code, pc);
+    while (!work.empty()) {
+      const std::uint32_t v = work.back();
+      work.pop_back();
+      if (v >= code.size() || seen[v]) continue;
+      if (v == pc) return true;
+      seen[v] = 1;
+      for (std::uint32_t s : flow_successors(code, v)) work.push_back(s);
+    }
+    return false;
+  };
+  std::map<std::uint32_t, ThreadId> single_create;  // pc -> the thread it starts
+  for (std::uint32_t i = 0; i < code.size(); ++i) {
+    const Instr& in = code[i];
+    if (in.kind != InstrKind::ThreadCreate || in.threads.size() != 1 || !in.a || in.a->op != Op::ObjAddr) continue;
+    if (taken.count(in.a->obj)) continue;
+    bool only_creates_of_p = true;
+    for (const auto& [q, pc] : writers[cell_key(in.a)])
+      if (q != p || tm.threads[q].code[pc].kind != InstrKind::ThreadCreate) only_creates_of_p = false;
+    if (only_creates_of_p && !on_cycle(i)) single_create[i] = static_cast<ThreadId>(in.threads[0]);
+  }
+
+  // Forward analyses over p's code: may-started (union) and a must-state (intersection):
+  // cells / locals known to hold a thread's id, threads joined.
+  struct St {
+    std::vector<char> started;
+    std::map<std::uint64_t, ThreadId> known;
+    std::set<ThreadId> joined;
+    bool operator==(const St&) const = default;
+  };
+  std::vector<std::optional<St>> in(code.size());
+  in[0] = St{std::vector<char>(n, 0), {}, {}};
+  std::vector<std::uint32_t> work{0};
+  auto id_of = [&](const St& s, ExprRef e) -> std::optional<ThreadId> {
+    while (e && (e->op == Op::ZExt || e->op == Op::SExt || e->op == Op::Trunc) && !e->kids.empty()) e = e->kids[0];
+    if (!e) return std::nullopt;
+    std::uint64_t k;
+    if (e->op == Op::Local) k = kLocalTag | e->value;
+    else if (e->op == Op::Load && e->kids[0]->op == Op::ObjAddr) k = cell_key(e->kids[0]);
+    else return std::nullopt;
+    auto it = s.known.find(k);
+    if (it == s.known.end()) return std::nullopt;
+    return it->second;
+  };
+  while (!work.empty()) {
+    const std::uint32_t i = work.back();
+    work.pop_back();
+    St out = *in[i];
+    const Instr& ins = code[i];
+    if (ins.lhs != kNoLocal) out.known.erase(kLocalTag | ins.lhs);
+    switch (ins.kind) {
+      case InstrKind::ThreadCreate:
+        for (std::uint32_t u : ins.threads)
+          if (u < n) out.started[u] = 1;
+        if (ins.a && ins.a->op == Op::ObjAddr) {
+          out.known.erase(cell_key(ins.a));
+          if (auto it = single_create.find(i); it != single_create.end()) out.known[cell_key(ins.a)] = it->second;
+        }
+        break;
+      case InstrKind::Assign:
+        if (ins.lhs != kNoLocal)
+          if (auto u = id_of(*in[i], ins.a)) out.known[kLocalTag | ins.lhs] = *u;
+        break;
+      case InstrKind::Store:
+        if (ins.a && ins.a->op == Op::ObjAddr) out.known.erase(cell_key(ins.a));
+        break;
+      case InstrKind::ThreadJoin:
+        if (auto u = id_of(*in[i], ins.a)) out.joined.insert(*u);
+        break;
+      default: break;
+    }
+    for (std::uint32_t s : flow_successors(code, i)) {
+      if (s >= code.size()) continue;
+      if (!in[s]) {
+        in[s] = out;
+        work.push_back(s);
+        continue;
+      }
+      St m = *in[s];
+      for (std::size_t u = 0; u < n; ++u) m.started[u] |= out.started[u];
+      std::erase_if(m.known, [&](const auto& kv) {
+        auto it = out.known.find(kv.first);
+        return it == out.known.end() || it->second != kv.second;
+      });
+      std::erase_if(m.joined, [&](ThreadId u) { return !out.joined.count(u); });
+      if (!(m == *in[s])) {
+        in[s] = std::move(m);
+        work.push_back(s);
+      }
+    }
+  }
+  for (std::uint32_t i = 0; i < code.size(); ++i) {
+    if (!in[i]) continue;
+    for (ThreadId u = 0; u < n; ++u)
+      if (creators[u] == std::set<ThreadId>{p} && (!in[i]->started[u] || in[i]->joined.count(u)))
+        r.stopped[i].push_back(u);
+  }
+  return r;
+}
+
+}  // namespace siren::ir

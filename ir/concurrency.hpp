@@ -1,0 +1,38 @@
+// Static facts about which instructions of two threads can run concurrently: must-locksets
+// (the mutexes held on every path to an instruction) and create/join order (a thread not yet
+// created, or already joined, by its parent). Used by the triage's candidate pairs
+// (encoder/triage.cpp) and by the transaction graph, whose transactions run through accesses
+// that no conflicting access of another thread can run beside (invariants/transaction_graph.cpp).
+#pragma once
+
+#include "ir/thread_model.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <vector>
+
+namespace siren::ir {
+
+/// A held lock: the constant mutex cell (object << 32 | offset), or kAtomicKey for "inside an
+/// atomic section" (a lock every atomic section holds).
+inline constexpr std::uint64_t kAtomicKey = ~std::uint64_t{0};
+
+/// The must-lockset before every instruction of thread t (nullopt: not reachable from the
+/// thread's entry). Only pthread_mutex_lock on a constant mutex adds a lock (trylock, rwlocks
+/// and locks through pointers add none); an unlock through a pointer forgets every mutex.
+/// pthread_cond_wait is lowered to unlock + lock by the thread model, so it needs no case.
+std::vector<std::optional<std::set<std::uint64_t>>> must_locksets(const ThreadModel& tm, ThreadId t);
+
+/// Create/join order of thread p: stopped[pc] lists the threads u (ascending) that p alone
+/// creates and that are certainly not running while p is at pc, because on every path to pc p
+/// has not yet executed a create that may start u, or has joined u. A join counts when its
+/// thread id is the handle stored by a create that starts only u, executes at most once (it
+/// is on no cycle), and whose handle cell nothing else writes or takes the address of.
+struct CreateJoinOrder {
+  std::vector<std::vector<ThreadId>> stopped;  // [pc]
+  bool stopped_at(std::uint32_t pc, ThreadId u) const;
+};
+CreateJoinOrder create_join_order(const ThreadModel& tm, ThreadId p);
+
+}  // namespace siren::ir
