@@ -33,6 +33,7 @@
 #include "ir/access.hpp"
 #include "reduction/mpor.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -40,6 +41,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 
 namespace siren::reduction {
 namespace {
@@ -48,6 +50,7 @@ using ir::ExprRef;
 using ir::InstrKind;
 using ir::Op;
 using invariants::OctConstraint;
+using invariants::TgEdge;
 using invariants::TransactionGraph;
 
 bool is_sync(InstrKind k) {
@@ -423,7 +426,12 @@ class Analysis {
         work.push_back(n);
       }
     }
-    if (work.empty()) return false;  // missing node: sensitive
+    if (work.empty()) {  // missing node: sensitive
+      if (std::getenv("SIREN_SIR_DEBUG"))
+        std::fprintf(stderr, "sir: %s:%u / %s:%u sensitive: no node\n", tm_.threads[l].name.c_str(), c,
+                     tm_.threads[i].name.c_str(), d);
+      return false;
+    }
     while (!work.empty()) {
       const std::size_t n = work.front();
       work.pop_front();
@@ -440,7 +448,12 @@ class Analysis {
         if (v != 1) all_true = false;
         if (v != 0) all_false = false;
       }
-      if (!all_true && !all_false) return false;
+      if (!all_true && !all_false) {
+        if (std::getenv("SIREN_SIR_DEBUG"))
+          std::fprintf(stderr, "sir: %s:%u / %s:%u sensitive: conditional %s:%u not decided at every node\n",
+                       tm_.threads[l].name.c_str(), c, tm_.threads[i].name.c_str(), d, tm_.threads[t].name.c_str(), r);
+        return false;
+      }
     }
     return true;
   }
@@ -553,12 +566,17 @@ SirAnalysis analyse_sir(const ir::ThreadModel& tm, const TransactionGraph* graph
   // The pointer check needs no graph: programs it rejects (most of SV-COMP) cost no analysis.
   r.gave_up = Analysis::pointer_access(tm);
   TransactionGraph built;
+  // The analysis needs a graph whose transactions contain no shared access: lift() moves a
+  // conditional inside a transaction to the transaction's node location, which assumes the
+  // memory it reads is private. (A protected access would do too, but that is not argued yet.)
+  if (graph && graph->lockset_transactions && graph->lock_protected_accesses > 0) graph = nullptr;
   if (r.gave_up.empty() && !graph) {
     // A graph that takes longer is incomplete on every shared task measured (benchmarks/TG.md,
     // benchmarks/SIR.md) and the analysis gives up on it: cap what that costs the check.
     invariants::TgOptions o;
     o.time_limit_seconds = 2;
     o.max_state_bytes = std::size_t{256} << 20;
+    o.lockset_transactions = false;
     built = invariants::build_transaction_graph(tm, o);
     graph = &built;
   }
@@ -580,6 +598,80 @@ SirAnalysis analyse_sir(const ir::ThreadModel& tm, const TransactionGraph* graph
   for (const SirPair& p : r.pairs) (p.insensitive ? r.insensitive_pairs : r.ss_pairs) += 1;
   r.analysis_ms = static_cast<std::uint64_t>(
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count());
+  return r;
+}
+
+CollapsedGraph collapse(const TransactionGraph& g, const SirAnalysis& sir) {
+  CollapsedGraph r;
+  // (thread, location) -> in a pair; in an SS-pair.
+  std::map<std::pair<ir::ThreadId, std::uint32_t>, bool> sensitive;
+  if (sir.gave_up.empty() && g.complete)
+    for (const SirPair& p : sir.pairs)
+      for (auto k : {std::make_pair(p.l, p.c), std::make_pair(p.i, p.d)}) sensitive[k] = sensitive[k] || !p.insensitive;
+  auto removed = [&](std::size_t m, ir::ThreadId t) {
+    const auto& n = g.nodes[m];
+    if (n.terminated || t >= n.locs.size() || n.locs[t] < 0) return false;
+    auto it = sensitive.find({t, static_cast<std::uint32_t>(n.locs[t])});
+    return it != sensitive.end() && !it->second;
+  };
+  std::vector<std::vector<std::size_t>> out(g.nodes.size());  // live edge indices by source
+  for (std::size_t k = 0; k < g.edges.size(); ++k)
+    if (!g.edges[k].sliced) out[g.edges[k].src].push_back(k);
+  for (std::size_t m = 0; m < g.nodes.size(); ++m)
+    for (ir::ThreadId t = 0; t < g.nodes[m].locs.size(); ++t)
+      if (removed(m, t)) r.removed.push_back({m, t});
+
+  std::set<std::tuple<std::size_t, std::size_t, ir::ThreadId>> seen;
+  std::vector<std::pair<TgEdge, bool>> edges;  // (edge, made by rewiring)
+  auto add = [&](TgEdge e, bool rewired) {
+    if (seen.insert({e.src, e.dst, e.thread}).second) edges.push_back({e, rewired});
+  };
+  for (const TgEdge& e : g.edges) {
+    if (e.sliced) continue;
+    if (!removed(e.dst, e.thread)) {
+      add(e, false);
+      continue;
+    }
+    // Follow e's thread through nodes whose switch is removed; stop at the others (and where
+    // the walk closes a cycle).
+    std::set<std::size_t> visited{e.dst};
+    std::vector<std::pair<std::size_t, std::uint32_t>> work{{e.dst, e.first_pc}};
+    while (!work.empty()) {
+      const auto [m, first] = work.back();
+      work.pop_back();
+      for (std::size_t k : out[m]) {
+        const TgEdge& x = g.edges[k];
+        if (x.thread != e.thread) continue;
+        if (removed(x.dst, e.thread) && visited.insert(x.dst).second) {
+          work.push_back({x.dst, first});
+          continue;
+        }
+        TgEdge y = x;
+        y.src = e.src;
+        y.first_pc = first;
+        add(y, true);
+      }
+    }
+  }
+  std::vector<std::vector<std::size_t>> adj(g.nodes.size());
+  for (const auto& [e, rw] : edges) adj[e.src].push_back(e.dst);
+  std::vector<bool> reached(g.nodes.size(), false);
+  if (!g.nodes.empty()) {
+    reached[0] = true;
+    r.nodes.push_back(0);
+  }
+  for (std::size_t k = 0; k < r.nodes.size(); ++k)
+    for (std::size_t j : adj[r.nodes[k]])
+      if (!reached[j]) {
+        reached[j] = true;
+        r.nodes.push_back(j);
+      }
+  std::sort(r.nodes.begin(), r.nodes.end());
+  for (const auto& [e, rw] : edges)
+    if (reached[e.src]) {
+      r.edges.push_back(e);
+      r.rewired += rw ? 1 : 0;
+    }
   return r;
 }
 

@@ -31,8 +31,24 @@ struct SirAnalysis {
   std::uint64_t analysis_ms = 0;  // graph construction included when it is built here
 };
 
-/// The insensitivity analysis over `graph` (nullptr: built here, within 2 s and 256 MB).
+/// The insensitivity analysis over `graph` (nullptr, or a graph whose transactions run
+/// through protected shared accesses: one is built here without them, within 2 s and 256 MB).
 SirAnalysis analyse_sir(const ir::ThreadModel& tm, const invariants::TransactionGraph* graph = nullptr);
+
+/// The schedule-insensitive (collapsed) transaction graph of Algorithm 1 steps 10-32, as a
+/// view of `graph`: thread t's switch at node m is removed when t's location there starts a
+/// data transition that appears in at least one SIR pair and in no SS-pair (either order).
+/// Every t-edge into such a node is rewired to the t-successors it leads to (through further
+/// such nodes), so t continues without a context switch; nodes no longer reachable from the
+/// initial node drop out. Nothing is removed when the analysis gave up.
+struct CollapsedGraph {
+  std::vector<std::pair<std::size_t, ir::ThreadId>> removed;  // (node, thread): the switch removed (any node)
+  std::vector<invariants::TgEdge> edges;                      // live edges (node ids of `graph`)
+  std::vector<std::size_t> nodes;                             // nodes reachable from node 0
+  std::size_t rewired = 0;                                    // edges made by rewiring
+};
+
+CollapsedGraph collapse(const invariants::TransactionGraph& graph, const SirAnalysis& sir);
 
 std::unique_ptr<SchedulerConstraints> make_sir(const ir::ThreadModel& tm);
 

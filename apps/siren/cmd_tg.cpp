@@ -28,6 +28,8 @@ struct TgArgs {
   double time_limit = 7;
   std::size_t max_mb = 512;
   bool summary = false;
+  bool collapsed = false;
+  bool no_protected = false;
 };
 
 std::string dot_escape(const std::string& s) {
@@ -69,10 +71,24 @@ int run_tg(const TgArgs& a) {
   to.max_nodes = a.max_nodes;
   to.time_limit_seconds = a.time_limit;
   to.max_state_bytes = a.max_mb << 20;
+  to.lockset_transactions = !a.no_protected;
   const invariants::TransactionGraph g = invariants::build_transaction_graph(tm, to);
   // SIR's pairs (reduction/sir.hpp) over this graph: dependent data transitions of two threads,
   // insensitive (no context switch needed between them) or SS-pairs (the check failed).
-  const reduction::SirAnalysis sir = reduction::analyse_sir(tm, &g);
+  // SIR works on a graph without protected transactions (reduction/sir.hpp): the same graph
+  // when no access was protected, else one built for it.
+  invariants::TransactionGraph sir_own;
+  const invariants::TransactionGraph* sg = &g;
+  if (g.lock_protected_accesses > 0) {
+    invariants::TgOptions so = to;
+    so.lockset_transactions = false;
+    sir_own = invariants::build_transaction_graph(tm, so);
+    sg = &sir_own;
+  }
+  const reduction::SirAnalysis sir = reduction::analyse_sir(tm, sg);
+  // The schedule-insensitive (collapsed) graph: SIR's pairs applied to its graph (steps 10-32).
+  const reduction::CollapsedGraph cg = reduction::collapse(*sg, sir);
+  const char* const cg_over = sg == &g ? "the graph above" : "the graph without protected transactions";
   auto pair_label = [&](const reduction::SirPair& p) {
     return tm.threads[p.l].name + ":" + invariants::source_label(tm, p.l, p.c) + " / " + tm.threads[p.i].name + ":" +
            invariants::source_label(tm, p.i, p.d);
@@ -96,6 +112,7 @@ int run_tg(const TgArgs& a) {
     j["rounds"] = g.rounds;
     j["seconds"] = g.seconds;
     j["shared_objects"] = g.shared_objects;
+    j["protected_accesses"] = g.lock_protected_accesses;
     {
       struct rusage ru {};
       getrusage(RUSAGE_SELF, &ru);
@@ -126,6 +143,27 @@ int run_tg(const TgArgs& a) {
         x["pairs"] = ps;
       }
       j["sir"] = x;
+    }
+    {
+      nlohmann::json x;
+      x["num_nodes"] = cg.nodes.size();
+      x["num_edges"] = cg.edges.size();
+      x["num_rewired_edges"] = cg.rewired;
+      x["num_removed_switches"] = cg.removed.size();
+      x["over"] = cg_over;  // node ids below are of that graph
+      if (!a.summary) {
+        x["nodes"] = cg.nodes;
+        nlohmann::json rm = nlohmann::json::array(), es = nlohmann::json::array();
+        for (const auto& [m, t] : cg.removed)
+          rm.push_back({{"node", m}, {"thread", tm.threads[t].name}, {"label", invariants::node_label(*sg, tm, m)}});
+        for (const auto& e : cg.edges)
+          es.push_back({{"src", e.src}, {"dst", e.dst}, {"src_label", invariants::node_label(*sg, tm, e.src)},
+                        {"dst_label", invariants::node_label(*sg, tm, e.dst)}, {"thread", tm.threads[e.thread].name},
+                        {"first_pc", e.first_pc}, {"last_pc", e.last_pc}, {"text", edge_text(tm, e)}});
+        x["removed_switches"] = rm;
+        x["edges"] = es;
+      }
+      j["collapsed"] = x;
     }
     if (a.summary) {
       std::printf("%s\n", j.dump(2).c_str());
@@ -169,6 +207,16 @@ int run_tg(const TgArgs& a) {
     return g.complete ? kExitSafe : kExitUnknown;
   }
 
+  if (a.dot && a.collapsed) {
+    std::printf("digraph tg_collapsed {\n  node [shape=box, fontname=\"monospace\"];\n");
+    for (std::size_t i : cg.nodes)
+      std::printf("  n%zu [label=\"%s\\n%s\"];\n", i, dot_escape(invariants::node_label(*sg, tm, i)).c_str(),
+                  dot_escape(invariants::invariant_string(*sg, i)).c_str());
+    for (const auto& e : cg.edges)
+      std::printf("  n%zu -> n%zu [label=\"%s\"];\n", e.src, e.dst, dot_escape(edge_text(tm, e)).c_str());
+    std::printf("}\n");
+    return g.complete ? kExitSafe : kExitUnknown;
+  }
   if (a.dot) {
     std::printf("digraph tg {\n  node [shape=box, fontname=\"monospace\"];\n");
     for (std::size_t i = 0; i < g.nodes.size(); ++i)
@@ -189,6 +237,8 @@ int run_tg(const TgArgs& a) {
 
   std::printf("transaction graph of %s: %zu threads, %zu nodes, %zu edges, %zu sliced edges, %u round(s), %.3f s\n",
               a.file.c_str(), tm.threads.size(), g.nodes.size(), live, g.sliced_edges, g.rounds, g.seconds);
+  std::printf("protected shared accesses (inside transactions: a common lock or create/join order): %zu\n",
+              g.lock_protected_accesses);
   if (!g.complete)
     std::printf("INCOMPLETE (%s): the invariants below are not sound\n", g.incomplete_reason.c_str());
   std::printf("shared objects:");
@@ -218,6 +268,13 @@ int run_tg(const TgArgs& a) {
               sir.gave_up.empty() ? "" : "; gave up, every pair is sensitive: ", sir.gave_up.c_str());
   for (const auto& p : sir.pairs)
     std::printf("  %s %s\n", p.insensitive ? "insensitive" : "SS-pair    ", pair_label(p).c_str());
+  std::printf("collapsed graph (schedule-insensitive switches removed from %s): %zu nodes, %zu edges (%zu rewired)\n",
+              cg_over, cg.nodes.size(), cg.edges.size(), cg.rewired);
+  for (const auto& [m, t] : cg.removed)
+    std::printf("  no switch at n%zu (%s) for %s\n", m, invariants::node_label(*sg, tm, m).c_str(),
+                tm.threads[t].name.c_str());
+  for (const auto& e : cg.edges)
+    std::printf("  n%zu -> n%zu  %s\n", e.src, e.dst, edge_text(tm, e).c_str());
   return g.complete ? kExitSafe : kExitUnknown;
 }
 
@@ -229,7 +286,8 @@ void add_tg_command(CLI::App& app, int& exit_code) {
       "tg",
       "Build the transaction graph with octagon invariants (DESIGN.md B5): nodes are tuples of\n"
       "thread locations, edges are transactions; prints each node's invariant, the sliced edges,\n"
-      "the variable clusters with their relevant shared variables, the graph size and the time.\n"
+      "the variable clusters with their relevant shared variables, the graph size and the time,\n"
+      "SIR's insensitive and SS-pairs, and the collapsed graph they give.\n"
       "Exit code 0, or 5 when a limit was hit (the invariants are then not sound).");
   cmd->add_option("file", args->file, "C source file")->required();
   cmd->add_flag("--dot", args->dot, "Print Graphviz DOT");
@@ -237,6 +295,12 @@ void add_tg_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--max-nodes", args->max_nodes, "Give up beyond this many nodes (default 200000)");
   cmd->add_option("--time-limit", args->time_limit, "Give up after this many seconds of graph construction (default 7; 0: none)");
   cmd->add_option("--max-mb", args->max_mb, "Give up when the node invariants need more than this many MB (default 512)");
+  cmd->add_flag("--collapsed", args->collapsed,
+                "With --dot: draw the collapsed graph (SIR's schedule-insensitive switches removed, "
+                "DESIGN.md B5 steps 10-32) instead of the transaction graph");
+  cmd->add_flag("--no-protected", args->no_protected,
+                "Every shared access is a switch point, also when a common lock or create/join order "
+                "keeps conflicting accesses apart (the graph before that reduction)");
   cmd->add_flag("--summary", args->summary, "With --json: sizes, time, memory and relevant clusters only");
   add_front_options(cmd, args->front);
   cmd->callback([args, &exit_code] { exit_code = run_tg(*args); });
