@@ -3,24 +3,28 @@
 // Nodes are tuples of per-thread locations (a pc of the thread-model code, or NOTSTARTED /
 // FINISHED) plus the `terminated` flag; an edge is a *transaction*: one thread runs from its
 // location through every instruction that cannot interfere with another thread (thread-local
-// instructions, accesses to objects only one thread touches, whole atomic sections) until it
-// reaches its next visible instruction (a switch point), finishes or terminates the program.
+// instructions, accesses to objects only one thread touches, whole atomic sections, and shared
+// accesses that no conflicting access can run beside: a common must-held lock or create/join
+// order keeps them apart, ir/concurrency.hpp) until it reaches its next visible instruction (a
+// switch point), finishes or terminates the program.
 //
 // Soundness first [design]: at every node all threads that can move are expanded (no ample
 // sets), so every reachable concrete state whose threads all stand at switch points is
 // represented by the node of its location tuple, and the invariant of that node
-// over-approximates it (§B8.1). The reduction comes only from merging non-interfering
-// instructions into transactions (Lipton-style movers), from slicing edges whose guards are
-// infeasible under the invariant, and from iterating (§B5 step 9): after slicing, objects whose
-// remaining accesses belong to one thread become private, so transactions grow.
+// over-approximates it (§B8.1). The partial-order reduction of §B5 step 1 is done statically,
+// as transaction boundaries: merging non-interfering instructions into transactions
+// (Lipton-style movers; locks, creates and joins are always switch points, so a lock held at a
+// protected access has been held since its transaction's first step). Further reduction comes
+// from slicing edges whose guards are infeasible under the invariant and from iterating (§B5
+// step 9): after slicing, objects whose remaining accesses belong to one thread become
+// private, so transactions grow.
 //
 // Abstract states are *packed* octagons: variables (shared data cells, every thread's integer
 // locals) are clustered by def-use chains (§B5 "Clustering") and each cluster has its own
 // octagon. Synchronisation (mutex cells, create counters) is data in the octagon, so lock
 // guards are checked like any other guard; create/join order comes from the location tuple.
 //
-// Steps 10–32 (SIR collapsing, SS-Pairs) are not here; they will use `nodes`, `edges`,
-// `clusters` and the per-node invariants (`implies` / `contradicts` on a cluster's octagon).
+// Steps 10–32 (SS-Pairs and the collapsed graph) are in reduction/sir.hpp.
 #pragma once
 
 #include "invariants/octagon.hpp"

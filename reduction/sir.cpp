@@ -560,12 +560,13 @@ class Analysis {
 
 }  // namespace
 
-SirAnalysis analyse_sir(const ir::ThreadModel& tm, const TransactionGraph* graph) {
+SirAnalysis analyse_sir(const ir::ThreadModel& tm, const TransactionGraph* graph, TransactionGraph* keep) {
   const auto start = std::chrono::steady_clock::now();
   SirAnalysis r;
   // The pointer check needs no graph: programs it rejects (most of SV-COMP) cost no analysis.
   r.gave_up = Analysis::pointer_access(tm);
-  TransactionGraph built;
+  TransactionGraph own;
+  TransactionGraph& built = keep ? *keep : own;
   // The analysis needs a graph whose transactions contain no shared access: lift() moves a
   // conditional inside a transaction to the transaction's node location, which assumes the
   // memory it reads is private. (A protected access would do too, but that is not argued yet.)

@@ -33,7 +33,9 @@ struct SirAnalysis {
 
 /// The insensitivity analysis over `graph` (nullptr, or a graph whose transactions run
 /// through protected shared accesses: one is built here without them, within 2 s and 256 MB).
-SirAnalysis analyse_sir(const ir::ThreadModel& tm, const invariants::TransactionGraph* graph = nullptr);
+/// `built`: where to keep the graph built here (if one is).
+SirAnalysis analyse_sir(const ir::ThreadModel& tm, const invariants::TransactionGraph* graph = nullptr,
+                        invariants::TransactionGraph* built = nullptr);
 
 /// The schedule-insensitive (collapsed) transaction graph of Algorithm 1 steps 10-32, as a
 /// view of `graph`: thread t's switch at node m is removed when t's location there starts a
