@@ -146,12 +146,7 @@ void add_race_command(CLI::App& app, int& exit_code) {
       "the replayed schedule; SAFE / SAFE up to bound K / UNKNOWN as for check.");
   cmd->add_option("file", args->file, "C source file")->required();
   add_bound_option(cmd, args->bound);
-  cmd->add_option("--reduction", args->reduction,
-                  "Scheduler reduction: none (default), mpor (monotonic partial order reduction; it "
-                  "keeps every reachable state, so every racy state) or sir (schedule-insensitivity "
-                  "reduction; it keeps every control state, and it only runs when every access has a "
-                  "constant address, so a racy state is a control state; otherwise it is mpor)")
-      ->check(CLI::IsMember({"none", "mpor", "sir"}));
+  add_race_reduction_option(cmd, args->reduction);
   cmd->add_option("--solver", args->solver, "Solver: cadical (default)")->check(CLI::IsMember({"cadical"}));
   cmd->add_option("--timeout", args->timeout, "Give up after SEC seconds of wall-clock time: UNKNOWN")
       ->check(CLI::PositiveNumber);

@@ -362,12 +362,7 @@ void add_triage_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--sarif", args->sarif, "Also write the results as a SARIF 2.1.0 log to FILE");
   cmd->add_option("--jobs,-j", args->jobs, "Worker processes (default 1)")->check(CLI::Range(1u, 256u));
   add_bound_option(cmd, args->bound);
-  cmd->add_option("--reduction", args->reduction,
-                  "Scheduler reduction: none (default), mpor (monotonic partial order reduction; it "
-                  "keeps every reachable state, so every racy state) or sir (schedule-insensitivity "
-                  "reduction; it keeps every control state, and it only runs when every access has a "
-                  "constant address, so a racy state is a control state; otherwise it is mpor)")
-      ->check(CLI::IsMember({"none", "mpor", "sir"}));
+  add_race_reduction_option(cmd, args->reduction);
   cmd->add_option("--timeout", args->timeout, "Solving time per warning in seconds: UNKNOWN after (default: none)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--total-timeout", args->total_timeout, "Wall-clock limit of the whole run in seconds")

@@ -33,6 +33,15 @@ void add_bound_option(CLI::App* cmd, unsigned& bound) {
       ->check(CLI::Range(1u, 100000000u));
 }
 
+void add_race_reduction_option(CLI::App* cmd, std::string& reduction) {
+  cmd->add_option("--reduction", reduction,
+                  "Scheduler reduction: none (default), mpor (monotonic partial order reduction; it "
+                  "keeps every reachable state, so every racy state) or sir (schedule-insensitivity "
+                  "reduction; it keeps every control state, and it only runs when every access has a "
+                  "constant address, so a racy state is a control state; otherwise it is mpor)")
+      ->check(CLI::IsMember({"none", "mpor", "sir"}));
+}
+
 LoadedModel load_model(const std::string& file, const FrontArgs& a) {
   LoadedModel out;
   frontend::FrontendOptions fo;

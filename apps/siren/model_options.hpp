@@ -28,6 +28,9 @@ void add_front_options(CLI::App* cmd, FrontArgs& a);
 /// --bound,-k for the BMC-based subcommands (check, race, triage).
 void add_bound_option(CLI::App* cmd, unsigned& bound);
 
+/// --reduction none|mpor|sir for the race queries (race, triage).
+void add_race_reduction_option(CLI::App* cmd, std::string& reduction);
+
 struct LoadedModel {
   int input_error = 0;                 // nonzero: exit with this code (messages printed)
   std::optional<std::string> unknown;  // unsupported construct: UNKNOWN with this reason
