@@ -39,7 +39,7 @@ struct CheckArgs {
   std::string file;
   unsigned bound = kDefaultBound;
   FrontArgs front;
-  std::string reduction = "none";
+  std::string reduction = "sir";
   std::string solver = "cadical";
   std::string engine = "auto";
   double timeout = 0;    // 0 = none
@@ -418,10 +418,10 @@ void add_check_command(CLI::App& app, int& exit_code) {
   cmd->add_option("file", args->file, "C source file")->required();
   add_bound_option(cmd, args->bound);
   cmd->add_option("--reduction", args->reduction,
-                  "Scheduler reduction: none (default), mpor (monotonic partial order reduction), sir "
-                  "(schedule-insensitivity reduction: MPOR whose dependency chains skip the location pairs the "
-                  "octagon invariants prove schedule-insensitive; MPOR where the analysis gives up; `siren tg` "
-                  "shows the pairs). An atomic block is one transition for both")
+                  "Scheduler reduction of the BMC engine: sir (default; schedule-insensitivity reduction: MPOR "
+                  "whose dependency chains skip the location pairs the octagon invariants prove "
+                  "schedule-insensitive; MPOR where the analysis gives up; `siren tg` shows the pairs), mpor "
+                  "(monotonic partial order reduction) or none. An atomic block is one transition for both")
       ->check(CLI::Validator(
           [](std::string& s) -> std::string {
             for (const auto& n : reduction::scheduler_constraint_names())
