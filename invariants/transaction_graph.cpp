@@ -557,7 +557,7 @@ class Builder {
       return true;
     };
     switch_.assign(tm_.threads.size(), {});
-    g_.lock_protected_accesses = 0;
+    g_.protected_accesses = 0;
     for (std::size_t t = 0; t < tm_.threads.size(); ++t) {
       const auto& code = tm_.threads[t].code;
       switch_[t].assign(code.size(), false);
@@ -573,7 +573,7 @@ class Builder {
         }
         const bool outside = facts_.may_be_outside_atomic(static_cast<ThreadId>(t), pc);
         switch_[t][pc] = pc == 0 || (visible && outside);
-        if (pc != 0 && !visible && shared && outside && reach[t][pc]) ++g_.lock_protected_accesses;
+        if (pc != 0 && !visible && shared && outside && reach[t][pc]) ++g_.protected_accesses;
       }
     }
   }

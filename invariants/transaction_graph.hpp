@@ -113,7 +113,7 @@ struct TransactionGraph {
   double seconds = 0;          // construction time
   std::size_t sliced_edges = 0;
   bool lockset_transactions = false;        // built with TgOptions::lockset_transactions
-  std::size_t lock_protected_accesses = 0;  // shared accesses no switch point for that reason
+  std::size_t protected_accesses = 0;  // shared accesses no switch point for that reason
                                             // (locks or create/join order)
 
   std::optional<std::size_t> find(const std::vector<std::int32_t>& locs, bool terminated) const;

@@ -102,6 +102,17 @@ CreateJoinOrder create_join_order(const ThreadModel& tm, ThreadId p) {
   std::vector<std::set<ThreadId>> creators(n);
   std::set<ObjectId> taken;
   std::map<std::uint64_t, std::set<std::pair<ThreadId, std::uint32_t>>> writers;  // cell -> (thread, pc)
+  // An object's address is taken when it appears other than as the address of a load, a store
+  // or a create's handle.
+  std::function<void(ExprRef, bool)> scan = [&](ExprRef e, bool direct) {
+    if (!e) return;
+    if (e->op == Op::ObjAddr) {
+      if (!direct) taken.insert(e->obj);
+      return;
+    }
+    if (e->op == Op::Load) return scan(e->kids[0], true);
+    for (ExprRef k : e->kids) scan(k, false);
+  };
   for (ThreadId q = 0; q < n; ++q) {
     const auto& c = tm.threads[q].code;
     for (std::uint32_t i = 0; i < c.size(); ++i) {
@@ -109,15 +120,6 @@ CreateJoinOrder create_join_order(const ThreadModel& tm, ThreadId p) {
       if (in.kind == InstrKind::ThreadCreate)
         for (std::uint32_t u : in.threads)
           if (u < n) creators[u].insert(q);
-      std::function<void(ExprRef, bool)> scan = [&](ExprRef e, bool direct) {
-        if (!e) return;
-        if (e->op == Op::ObjAddr) {
-          if (!direct) taken.insert(e->obj);
-          return;
-        }
-        if (e->op == Op::Load) return scan(e->kids[0], true);
-        for (ExprRef k : e->kids) scan(k, false);
-      };
       const bool direct_a = in.kind == InstrKind::Store || in.kind == InstrKind::ThreadCreate;
       scan(in.a, direct_a);
       scan(in.b, false);

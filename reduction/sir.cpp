@@ -53,6 +53,12 @@ using invariants::OctConstraint;
 using invariants::TgEdge;
 using invariants::TransactionGraph;
 
+/// SIREN_SIR_DEBUG set: say on stderr why the analysis gave up and why each pair is sensitive.
+bool debug() {
+  static const bool on = std::getenv("SIREN_SIR_DEBUG") != nullptr;
+  return on;
+}
+
 bool is_sync(InstrKind k) {
   switch (k) {
     case InstrKind::Assign: case InstrKind::Store: case InstrKind::Goto: case InstrKind::Assert:
@@ -427,7 +433,7 @@ class Analysis {
       }
     }
     if (work.empty()) {  // missing node: sensitive
-      if (std::getenv("SIREN_SIR_DEBUG"))
+      if (debug())
         std::fprintf(stderr, "sir: %s:%u / %s:%u sensitive: no node\n", tm_.threads[l].name.c_str(), c,
                      tm_.threads[i].name.c_str(), d);
       return false;
@@ -449,7 +455,7 @@ class Analysis {
         if (v != 0) all_false = false;
       }
       if (!all_true && !all_false) {
-        if (std::getenv("SIREN_SIR_DEBUG"))
+        if (debug())
           std::fprintf(stderr, "sir: %s:%u / %s:%u sensitive: conditional %s:%u not decided at every node\n",
                        tm_.threads[l].name.c_str(), c, tm_.threads[i].name.c_str(), d, tm_.threads[t].name.c_str(), r);
         return false;
@@ -570,7 +576,7 @@ SirAnalysis analyse_sir(const ir::ThreadModel& tm, const TransactionGraph* graph
   // The analysis needs a graph whose transactions contain no shared access: lift() moves a
   // conditional inside a transaction to the transaction's node location, which assumes the
   // memory it reads is private. (A protected access would do too, but that is not argued yet.)
-  if (graph && graph->lockset_transactions && graph->lock_protected_accesses > 0) graph = nullptr;
+  if (graph && graph->lockset_transactions && graph->protected_accesses > 0) graph = nullptr;
   if (r.gave_up.empty() && !graph) {
     // A graph that takes longer is incomplete on every shared task measured (benchmarks/TG.md,
     // benchmarks/SIR.md) and the analysis gives up on it: cap what that costs the check.
@@ -595,7 +601,7 @@ SirAnalysis analyse_sir(const ir::ThreadModel& tm, const TransactionGraph* graph
       r.relevant_shared_vars = a.shared_vars_;
     }
   }
-  if (std::getenv("SIREN_SIR_DEBUG") && !r.gave_up.empty()) std::fprintf(stderr, "sir: gave up: %s\n", r.gave_up.c_str());
+  if (debug() && !r.gave_up.empty()) std::fprintf(stderr, "sir: gave up: %s\n", r.gave_up.c_str());
   for (const SirPair& p : r.pairs) (p.insensitive ? r.insensitive_pairs : r.ss_pairs) += 1;
   r.analysis_ms = static_cast<std::uint64_t>(
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count());

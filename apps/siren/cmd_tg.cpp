@@ -78,14 +78,9 @@ int run_tg(const TgArgs& a) {
   // graph without protected transactions: this one when no access was protected, else the
   // one `check --reduction sir` builds (within its limits: 2 s, 256 MB).
   invariants::TransactionGraph sir_own;
-  const invariants::TransactionGraph* sg = &g;
-  reduction::SirAnalysis sir;
-  if (g.lock_protected_accesses > 0) {
-    sir = reduction::analyse_sir(tm, nullptr, &sir_own);
-    if (!sir_own.nodes.empty()) sg = &sir_own;  // else it gave up first: nothing collapses
-  } else {
-    sir = reduction::analyse_sir(tm, &g);
-  }
+  const reduction::SirAnalysis sir = reduction::analyse_sir(tm, &g, &sir_own);
+  // empty: SIR used this graph, or gave up before building one (then nothing collapses)
+  const invariants::TransactionGraph* sg = sir_own.nodes.empty() ? &g : &sir_own;
   // The schedule-insensitive (collapsed) graph: SIR's pairs applied to its graph (steps 10-32).
   const reduction::CollapsedGraph cg = reduction::collapse(*sg, sir);
   const char* const cg_over = sg == &g ? "the graph above" : "the graph without protected transactions";
@@ -112,7 +107,7 @@ int run_tg(const TgArgs& a) {
     j["rounds"] = g.rounds;
     j["seconds"] = g.seconds;
     j["shared_objects"] = g.shared_objects;
-    j["protected_accesses"] = g.lock_protected_accesses;
+    j["protected_accesses"] = g.protected_accesses;
     {
       struct rusage ru {};
       getrusage(RUSAGE_SELF, &ru);
@@ -238,7 +233,7 @@ int run_tg(const TgArgs& a) {
   std::printf("transaction graph of %s: %zu threads, %zu nodes, %zu edges, %zu sliced edges, %u round(s), %.3f s\n",
               a.file.c_str(), tm.threads.size(), g.nodes.size(), live, g.sliced_edges, g.rounds, g.seconds);
   std::printf("protected shared accesses (inside transactions: a common lock or create/join order): %zu\n",
-              g.lock_protected_accesses);
+              g.protected_accesses);
   if (!g.complete)
     std::printf("INCOMPLETE (%s): the invariants below are not sound\n", g.incomplete_reason.c_str());
   std::printf("shared objects:");
