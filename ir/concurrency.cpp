@@ -8,6 +8,21 @@
 #include <map>
 
 namespace siren::ir {
+namespace {
+
+std::vector<std::uint32_t> flow_successors(const std::vector<Instr>& code, std::uint32_t i) {
+  const Instr& in = code[i];
+  std::vector<std::uint32_t> s;
+  if (in.kind == InstrKind::ThreadExit || in.kind == InstrKind::Abort) return s;
+  if (in.kind == InstrKind::Goto) s.push_back(in.target);
+  s.push_back(i + 1);  // also after an unconditional goto: more paths, still sound
+  return s;
+}
+
+std::uint64_t cell_key(ExprRef a) { return (std::uint64_t{a->obj} << 32) | static_cast<std::uint32_t>(a->value); }
+constexpr std::uint64_t kLocalTag = std::uint64_t{1} << 63;
+
+}  // namespace
 
 std::vector<std::optional<std::set<std::uint64_t>>> must_locksets(const ThreadModel& tm, ThreadId t) {
   const auto& code = tm.threads[t].code;
@@ -16,7 +31,7 @@ std::vector<std::optional<std::set<std::uint64_t>>> must_locksets(const ThreadMo
   in[0] = std::set<std::uint64_t>{};
   std::vector<std::uint32_t> work{0};
   auto key_of = [](ExprRef a) -> std::optional<std::uint64_t> {
-    if (a && a->op == Op::ObjAddr) return (std::uint64_t{a->obj} << 32) | static_cast<std::uint32_t>(a->value);
+    if (a && a->op == Op::ObjAddr) return cell_key(a);
     return std::nullopt;
   };
   while (!work.empty()) {
@@ -40,16 +55,7 @@ std::vector<std::optional<std::set<std::uint64_t>>> must_locksets(const ThreadMo
       case InstrKind::AtomicEnd: out.erase(kAtomicKey); break;
       default: break;
     }
-    std::vector<std::uint32_t> succ;
-    switch (ins.kind) {
-      case InstrKind::ThreadExit: case InstrKind::Abort: break;
-      case InstrKind::Goto:
-        succ.push_back(ins.target);
-        succ.push_back(i + 1);
-        break;
-      default: succ.push_back(i + 1);
-    }
-    for (std::uint32_t s : succ) {
+    for (std::uint32_t s : flow_successors(code, i)) {
       if (s >= code.size()) continue;
       if (!in[s]) {
         in[s] = out;
@@ -67,24 +73,6 @@ std::vector<std::optional<std::set<std::uint64_t>>> must_locksets(const ThreadMo
   return in;
 }
 
-}  // namespace siren::ir
-
-namespace siren::ir {
-namespace {
-
-std::vector<std::uint32_t> flow_successors(const std::vector<Instr>& code, std::uint32_t i) {
-  const Instr& in = code[i];
-  std::vector<std::uint32_t> s;
-  if (in.kind == InstrKind::ThreadExit || in.kind == InstrKind::Abort) return s;
-  if (in.kind == InstrKind::Goto) s.push_back(in.target);
-  s.push_back(i + 1);  // also after an unconditional goto: more paths, still sound
-  return s;
-}
-
-std::uint64_t cell_key(ExprRef a) { return (std::uint64_t{a->obj} << 32) | static_cast<std::uint32_t>(a->value); }
-constexpr std::uint64_t kLocalTag = std::uint64_t{1} << 63;
-
-}  // namespace
 
 bool CreateJoinOrder::stopped_at(std::uint32_t pc, ThreadId u) const {
   if (pc >= stopped.size()) return false;
