@@ -31,6 +31,10 @@ bool is_sync_instr(ir::InstrKind k) {
 }
 }  // namespace
 
+bool atomic_held_by_neither(std::uint32_t atomic, ir::ThreadId t1, ir::ThreadId t2) {
+  return atomic == 0 || atomic == t1 + 1 || atomic == t2 + 1;
+}
+
 bool is_data_cell(const ir::ThreadModel& tm, ir::ObjectId obj, std::uint32_t cell) {
   if (obj == 0 || obj >= tm.objects.size() || cell >= tm.objects[obj].cells.size()) return false;
   const auto k = tm.objects[obj].cells[cell].kind;
@@ -95,9 +99,9 @@ class RaceSession {
 Term RaceSession::base_pair(unsigned k, ir::ThreadId t1, ir::ThreadId t2) {
   auto& T = *terms_;
   const State& s = e_->states[k];
-  (void)t1;
-  (void)t2;
-  Term atomic_ok = T.mk_eq(s.atomic, T.mk_bv(e_->atomic_bits, 0));
+  // atomic_held_by_neither (race.hpp): no third thread holds `atomic`.
+  auto holds = [&](std::uint64_t owner) { return T.mk_eq(s.atomic, T.mk_bv(e_->atomic_bits, owner)); };
+  Term atomic_ok = T.mk_or(holds(0), T.mk_or(holds(t1 + 1), holds(t2 + 1)));
   return T.mk_and(T.mk_and(s.started[t1], s.started[t2]), T.mk_and(T.mk_not(s.terminated), atomic_ok));
 }
 
@@ -225,9 +229,10 @@ void RaceSession::extract(unsigned k, const RaceQuery& q, RaceAnswer& ans) {
     return;
   }
 
-  // The racy state, checked concretely: both threads can be scheduled (started, not finished,
-  // not terminated, no atomic section held) and their next instructions access the
-  // same live data cell, one of them writing.
+  // The racy state, checked concretely: both threads are started, not finished, not
+  // terminated, no third thread holds `atomic` (one of the two may be inside its atomic
+  // section: race.hpp) and their next instructions access the same live data cell, one of
+  // them writing.
   if (state.terminated) return internal("the program has terminated in the final state");
   auto movable = [&](ir::ThreadId t) {
     const auto& ts = state.threads[t];
@@ -260,7 +265,7 @@ void RaceSession::extract(unsigned k, const RaceQuery& q, RaceAnswer& ans) {
     if (!c1) continue;
     for (const RaceAccess& a2 : q.second.empty() ? q.first : q.second) {
       if (a2.thread == a1.thread || !(a1.write || a2.write)) continue;
-      if (state.atomic != 0) continue;
+      if (!atomic_held_by_neither(state.atomic, a1.thread, a2.thread)) continue;
       const auto c2 = cell_of(a2);
       if (!c2 || *c1 != *c2) continue;
       ans.first = end_of(a1, *c1);

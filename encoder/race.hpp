@@ -5,17 +5,20 @@
 // and not both are atomic. In the encoding, at frame k and for a pair of accesses (t1 at pc i,
 // t2 at pc j), t1 != t2:
 //
-//   pc_t1^k = i ∧ pc_t2^k = j ∧ started_t1 ∧ started_t2 ∧ ¬terminated ∧ atomic = 0
-//     ∧ addr_i ≡ addr_j (the same live data cell)
+//   pc_t1^k = i ∧ pc_t2^k = j ∧ started_t1 ∧ started_t2 ∧ ¬terminated
+//     ∧ atomic ∈ {0, t1 + 1, t2 + 1} ∧ addr_i ≡ addr_j (the same live data cell)
 //
-// i.e. both threads are base-enabled (DESIGN.md §B7, "consecutively executable"): accesses
-// inside atomic sections never race, because while one thread holds `atomic` no other thread
-// can move, so an atomic section is one step for every other thread. (pthread-atomic/lamport.c
-// shows both sides: its atomic writes of x never race with the plain `x = 2`, but its plain
-// read `int x1 = x` does; docs/benchmark-labels.md explains why we score that task as a race
-// although its stored label says none.) Only data cells count: mutex, condition and rwlock cells and the
-// synchronization operations on them (lock, unlock, signal, the handle store of
-// pthread_create) are synchronization, not data.
+// An atomic section is one transition for every other thread: while t1 holds `atomic` only t1
+// moves, so the other threads stand at their next steps throughout t1's block. A thread at
+// the AtomicBegin of a block therefore stands at all of the block's accesses, and the states
+// inside the block (atomic = t1 + 1, t1 at one of them) are where they are compared with
+// t2's next plain access: an atomic access and a plain one race. Two atomic accesses never
+// do: the other thread stands at its own AtomicBegin, which accesses no data, and no third
+// thread's section may be held (it would stop both). (pthread-atomic/lamport.c shows the
+// plain side: its plain read `int x1 = x` races with `x = 2`; docs/benchmark-labels.md explains
+// why we score that task as a race although its stored label says none.) Only data cells
+// count: mutex, condition and rwlock cells and the synchronization operations on them (lock,
+// unlock, signal, the handle store of pthread_create) are synchronization, not data.
 //
 // A query is a pair of access sets (S1, S2): it holds at frame k when some thread is at an
 // access of S1 and another thread at a conflicting access of S2. `siren race` asks one query
@@ -58,6 +61,10 @@ std::vector<RaceAccess> data_accesses(const ir::ThreadModel& tm, ir::ThreadId t,
 
 /// Every data access of every thread.
 std::vector<RaceAccess> all_data_accesses(const ir::ThreadModel& tm);
+
+/// May threads t1 and t2 stand at a racy pair while `atomic` has this value? Yes unless a
+/// third thread holds it (one of the two may be inside its own atomic section).
+bool atomic_held_by_neither(std::uint32_t atomic, ir::ThreadId t1, ir::ThreadId t2);
 
 /// Does cell (obj, cell) count as data for races? (Data and ThreadHandle cells.)
 bool is_data_cell(const ir::ThreadModel& tm, ir::ObjectId obj, std::uint32_t cell);

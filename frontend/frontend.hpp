@@ -30,6 +30,10 @@ struct FrontendResult {
 
 struct FrontendOptions {
   std::vector<std::string> extra_args;  // passed to clang (-D, -I, ...)
+  /// TEST ONLY: a deliberately broken front end that drops every address initialiser of a
+  /// global pointer cell (`int *p = &g;` starts as null), so that a test can show the native
+  /// oracle catches a wrong front end. No `siren` flag sets it.
+  bool test_drop_pointer_initialisers = false;
 };
 
 FrontendResult translate_file(const std::string& path, const FrontendOptions& options = {});

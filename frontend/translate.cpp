@@ -206,7 +206,8 @@ std::string collapse(std::string s) {
 
 class Translator {
  public:
-  Translator(ASTContext& ctx, const std::string& path) : ctx_(ctx), sm_(ctx.getSourceManager()) {
+  Translator(ASTContext& ctx, const std::string& path, const FrontendOptions& options)
+      : ctx_(ctx), sm_(ctx.getSourceManager()), options_(options) {
     prog_.files.push_back(path);
     main_file_ = sm_.getMainFileID();
   }
@@ -238,6 +239,7 @@ class Translator {
 
   ASTContext& ctx_;
   SourceManager& sm_;
+  const FrontendOptions& options_;
   FileID main_file_;
   ir::Program prog_;
   std::vector<Diagnostic> diags_;
@@ -585,6 +587,8 @@ class Translator {
         cell.init = bytes;  // (0, offset): integer cast to pointer / null
         return;
       }
+      if (options_.test_drop_pointer_initialisers) return;  // TEST ONLY: the cell stays null
+
       // The cell points `bytes` into the object of type `t` that `target_of` returns (it may
       // grow prog_.objects, so the cell is looked up again afterwards).
       auto set_address = [&](QualType t, auto&& target_of) {
@@ -2690,7 +2694,7 @@ FrontendResult translate_file(const std::string& path, const FrontendOptions& op
       if (d.file.empty()) d.file = path;
     return res;
   }
-  Translator t(ast->getASTContext(), path);
+  Translator t(ast->getASTContext(), path, options);
   return t.run();
 }
 

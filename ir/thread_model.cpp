@@ -29,7 +29,19 @@ struct Activation {
   std::unordered_map<ObjectId, ObjectId> obj_map;  // frame objects of this activation
   const Activation* parent = nullptr;
   std::unordered_map<ExprRef, ExprRef> memo;
+  LocalId discarded = kNoLocal;  // `f::return#k`: a returned value nobody uses that loads
 };
+
+// A copied object's pointer cells initialised to an address (`int *p = &g;`) name program
+// objects: they must name the thread model's copies (only Null/Global/Hidden objects can be
+// such targets, since they are the only objects with a fixed address).
+void remap_init_objects(Object& o, const std::vector<ObjectId>& global_map) {
+  for (Cell& c : o.cells)
+    if (c.init_obj != 0) {
+      assert(c.init_obj < global_map.size() && global_map[c.init_obj] != ~0u);
+      c.init_obj = global_map[c.init_obj];
+    }
+}
 
 struct Shared {
   const Program& prog;
@@ -77,6 +89,7 @@ class ThreadBuilder {
     Object copy = sh_.prog.objects[o];
     copy.name += suffix;
     copy.id = static_cast<ObjectId>(tm().objects.size());
+    remap_init_objects(copy, sh_.global_map);
     tm().objects.push_back(std::move(copy));
     return tm().objects.back().id;
   }
@@ -210,9 +223,26 @@ class ThreadBuilder {
           break;
         }
         case InstrKind::Return: {
+          // A returned value nobody uses is still evaluated when it loads (its loads are
+          // accesses: races, dependences).
+          auto discard = [&] {
+            if (!src.a || loads_in(src.a).empty()) return kNoLocal;
+            if (act.discarded == kNoLocal) {
+              act.discarded = static_cast<LocalId>(tc_.locals.size());
+              tc_.locals.push_back({fn.name + "::return" + sfx, src.a->type});
+            }
+            return act.discarded;
+          };
           if (top) {
             Instr in = base(src);
             if (is_main_) {
+              if (const LocalId d = discard(); d != kNoLocal) {
+                Instr as = base(src);
+                as.kind = InstrKind::Assign;
+                as.lhs = d;
+                as.a = tr(act, src.a);
+                emit(std::move(as));
+              }
               in.kind = InstrKind::Abort;
             } else {
               in.kind = InstrKind::ThreadExit;
@@ -221,12 +251,12 @@ class ThreadBuilder {
             }
             emit(std::move(in));
           } else {
-            if (src.a && ret_lhs != kNoLocal) {
+            if (const LocalId lhs = ret_lhs != kNoLocal ? ret_lhs : discard(); src.a && lhs != kNoLocal) {
               Instr in = base(src);
               in.kind = InstrKind::Assign;
-              in.lhs = ret_lhs;
+              in.lhs = lhs;
               ExprRef v = tr(act, src.a);
-              const Type lt = tc_.locals[ret_lhs].type;
+              const Type lt = tc_.locals[lhs].type;
               in.a = v->type == lt ? v : em().mk_convert(lt, v);
               emit(std::move(in));
             }
@@ -448,6 +478,7 @@ ThreadModel build_thread_model(const Program& program, const ThreadModelOptions&
       tm.objects.push_back(std::move(c));
     }
   }
+  for (Object& o : tm.objects) remap_init_objects(o, sh.global_map);  // every target is copied now
   if (program.entry == kNoFunction) return tm;
 
   const unsigned max_threads = std::max(1u, options.max_threads);

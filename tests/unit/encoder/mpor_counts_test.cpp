@@ -100,7 +100,7 @@ TEST_CASE("mpor: pinned counts") {
        "int g0, g1; int *p = &g0;\n"
        "void *t(void *q) { __VERIFIER_atomic_begin(); p = &g1; g0 = 2; __VERIFIER_atomic_end(); return 0; }\n"
        "int main() { pthread_t h; pthread_create(&h, 0, t, 0); *p = 1; int r = g1; return 0; }\n",
-       60, {21, 5, 21, 5}},
+       60, {21, 7, 21, 7}},
   };
   for (const Case& c : cases) {
     CAPTURE(c.name);

@@ -1,6 +1,6 @@
 // Data-race queries (encoder/race.hpp) and triage helpers (encoder/triage.hpp) on small C
 // programs: a racy counter, a lock-protected one, create/join-ordered accesses, disjoint array
-// cells, an atomic section, a read/read pair; every race found was replayed. Each runs without
+// cells, an atomic section, an atomic access against a plain one, a read/read pair; every race found was replayed. Each runs without
 // a reduction, under MPOR and under SIR.
 #include "encoder/race.hpp"
 #include "encoder/triage.hpp"
@@ -111,6 +111,22 @@ TEST_CASE("race: accesses inside atomic sections do not race; reads never race w
                    "int c = 3, d;\nvoid *w(void *a) { d = c; return 0; }\n"
                    "int main() { pthread_t t; int x; pthread_create(&t, 0, w, 0); x = c; pthread_join(t, 0); return x; }\n", red);
     CHECK(rr.verdict == Verdict::Safe);
+  }
+}
+
+TEST_CASE("race: an atomic access and a plain one race; the racy state is inside the atomic section") {
+  // Issue 17: a thread at an atomic block stands at all of the block's accesses.
+  for (const char* red : kReductions) {
+    CAPTURE(red);
+    auto r = race(std::string(kHeader) +
+                  "int m;\nvoid __VERIFIER_atomic_set(int v) { int u = v + 1; m = u; }\n"
+                  "void *w(void *a) { __VERIFIER_atomic_set(1); return 0; }\n"
+                  "int main() { pthread_t t; pthread_create(&t, 0, w, 0); int s = m; pthread_join(t, 0); return s; }\n", red);
+    CHECK(r.verdict == Verdict::Unsafe);
+    CHECK(!r.internal_error);
+    CHECK(r.first.variable == "m");
+    CHECK(r.second.variable == "m");
+    CHECK(r.first.write != r.second.write);
   }
 }
 

@@ -760,3 +760,16 @@ TEST_CASE("every converted SV-COMP input passes the IR validator and the access 
   }
   CHECK(converted >= 60);
 }
+
+TEST_CASE("frontend: the test-only broken front end drops global pointer initialisers") {
+  const std::string code = "int g; int *p = &g; int *q = (int *)8; int main(void) { return *p + (q != 0); }\n";
+  const auto good = ok(code);
+  CHECK(obj(good, "p").cells[0].init_obj == obj(good, "g").id);
+  frontend::FrontendOptions broken;
+  broken.test_drop_pointer_initialisers = true;
+  auto r = frontend::translate_file(temp_file("broken.c", code), broken);
+  REQUIRE(r.status == FrontendStatus::Ok);
+  CHECK(obj(*r.program, "p").cells[0].init_obj == 0);  // null
+  CHECK(obj(*r.program, "p").cells[0].init == 0);
+  CHECK(obj(*r.program, "q").cells[0].init == 8);  // not an address: kept
+}

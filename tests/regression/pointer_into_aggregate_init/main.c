@@ -1,0 +1,29 @@
+/* pointer_into_aggregate_init_safe with an assertion the thread falsifies (through pk, a
+   pointer to a member of a struct in an array in a struct). */
+#include <pthread.h>
+#include <assert.h>
+struct In { int k; int *p; };
+struct Out { int n; struct In in[2]; };
+struct Out o;
+int arr[3];
+int *pa = arr + 1;
+int *pk = &o.in[1].k;
+int **pp = &pa;
+struct In *pi = &o.in[1];
+void *writer(void *_) {
+  static int *sp = &arr[2];
+  *pa = 1;
+  *pk = 2;
+  **pp += 1;
+  pi->p = &arr[0];
+  *pi->p = 4;
+  *sp = 5;
+  return 0;
+}
+int main(void) {
+  pthread_t w;
+  pthread_create(&w, 0, writer, 0);
+  pthread_join(w, 0);
+  assert(o.in[1].k == 0);
+  return 0;
+}
