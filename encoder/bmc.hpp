@@ -69,6 +69,14 @@ struct TraceRow {
   std::string stmt;         // Instr::text
   std::vector<std::pair<std::string, std::string>> values;  // name, value that changed
   int started_thread = -1;  // a ThreadCreate step: the thread instance it started
+  std::string started;      // ... and its name
+  /// A __VERIFIER_nondet_*() call: the value it returned (signed for signed types). Lets the
+  /// native oracle (native/) replay the trace with the same inputs.
+  std::optional<std::int64_t> nondet;
+  /// What the step does to memory other threads may see: 'R' reads, 'W' writes, 'B' both,
+  /// 'S' a synchronisation (lock, unlock, create, join, atomic section), 'L' none (a step on
+  /// locals only). The native oracle matches its scheduling points to these steps.
+  char access = 'L';
 };
 
 struct CheckStats {

@@ -118,8 +118,32 @@ TraceRow make_trace_row(const ir::ThreadModel& tm, const ir::Interpreter& interp
   row.file = r.loc.file < tm.files.size() ? tm.files[r.loc.file] : std::string();
   row.line = r.loc.line;
   row.stmt = pc < th.code.size() ? th.code[pc].text : std::string();
+  if (pc < th.code.size()) {
+    const ir::Instr& in = th.code[pc];
+    bool reads = false;
+    for (ir::ExprRef e : {in.a, in.b})
+      if (e && !ir::loads_in(e).empty()) reads = true;
+    for (ir::ExprRef e : in.args)
+      if (e && !ir::loads_in(e).empty()) reads = true;
+    switch (in.kind) {
+      case ir::InstrKind::Store: row.access = reads ? 'B' : 'W'; break;
+      case ir::InstrKind::Lock: case ir::InstrKind::TryLock: case ir::InstrKind::Unlock:
+      case ir::InstrKind::CondWait: case ir::InstrKind::RdLock: case ir::InstrKind::WrLock:
+      case ir::InstrKind::RwUnlock: case ir::InstrKind::ThreadCreate: case ir::InstrKind::ThreadJoin:
+      case ir::InstrKind::AtomicBegin: row.access = 'S'; break;
+      default: row.access = reads ? 'R' : 'L'; break;
+    }
+  }
+  if (pc < th.code.size() && th.code[pc].kind == ir::InstrKind::Havoc && !step.nondet.empty() &&
+      th.code[pc].lhs < th.locals.size() && row.stmt.find("__VERIFIER_nondet_") != std::string::npos) {
+    const ir::Type ty = th.locals[th.code[pc].lhs].type;
+    if (!ty.is_ptr()) row.nondet = ir::as_signed(ty, ir::normalize(ty, step.nondet[0].bits));
+  }
   for (std::size_t u = 0; u < after.threads.size(); ++u) {
-    if (after.threads[u].started && !before.threads[u].started) row.started_thread = static_cast<int>(u);
+    if (after.threads[u].started && !before.threads[u].started) {
+      row.started_thread = static_cast<int>(u);
+      row.started = tm.threads[u].name;
+    }
     const auto& locals = after.threads[u].locals;
     for (std::size_t l = 0; l < locals.size() && l < before.threads[u].locals.size(); ++l) {
       if (locals[l] == before.threads[u].locals[l]) continue;

@@ -24,5 +24,6 @@ void add_explore_command(CLI::App& app, int& exit_code);
 void add_tg_command(CLI::App& app, int& exit_code);
 void add_race_command(CLI::App& app, int& exit_code);
 void add_triage_command(CLI::App& app, int& exit_code);
+void add_test_command(CLI::App& app, int& exit_code);
 
 }  // namespace siren::app

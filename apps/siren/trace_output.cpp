@@ -34,8 +34,12 @@ nlohmann::ordered_json trace_json(const std::vector<encoder::TraceRow>& trace) {
   for (const auto& row : trace) {
     nlohmann::ordered_json v = nlohmann::ordered_json::object();
     for (const auto& [name, value] : row.values) v[name] = value;
-    out.push_back({{"step", row.step}, {"thread", row.thread}, {"file", row.file}, {"line", row.line},
-                   {"stmt", row.stmt}, {"values", v}});
+    nlohmann::ordered_json r = {{"step", row.step}, {"thread", row.thread}, {"file", row.file}, {"line", row.line},
+                                {"stmt", row.stmt}, {"values", v}};
+    if (!row.started.empty()) r["started"] = row.started;
+    if (row.nondet) r["nondet"] = *row.nondet;
+    r["access"] = std::string(1, row.access);
+    out.push_back(std::move(r));
   }
   return out;
 }

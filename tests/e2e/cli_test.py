@@ -105,5 +105,18 @@ except json.JSONDecodeError:
     print("FAIL timeout: output is not JSON")
     failures.append("timeout")
 
+# siren test (the native oracle): the same codes.
+case("test: missing file", ["test", missing_c], 6, r"does_not_exist\.c")
+case("test: syntax error", ["test", syntax_c], 6, r"syntax\.c:1:[0-9]+: error")
+case("test: unknown strategy", ["test", ok_c, "--strategy", "magic"], 1, r"strategy")
+case("test: zero runs", ["test", ok_c, "--runs", "0"], 1, r"runs")
+case("test: replay file missing", ["test", ok_c, "--replay", missing_c], 1, r"replay")
+case("test: replay file malformed", ["test", ok_c, "--replay", garbage_c], 6, r"not a siren check/race --json result")
+case("test: no violation", ["test", ok_c, "--runs", "50"], 0)
+# A program whose runs never end: each run stops at the scheduling-point bound, and the whole
+# batch at --timeout (plus compilation).
+case("test: timeout", ["test", spin_c, "--runs", "1000000", "--timeout", "3", "--max-steps", "100000000",
+                       "--run-timeout-ms", "1000"], 0, max_seconds=15)
+
 print(f"{count - len(set(failures))} passed, {len(set(failures))} failed")
 sys.exit(1 if failures else 0)

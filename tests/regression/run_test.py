@@ -2,7 +2,9 @@
 """Runs one folder-per-case regression test (after CBMC's regression/ layout).
 
 A case is a folder with `main.c` and `test.desc`; test.desc lines:
-  args: <extra siren check arguments>
+  command: check | race   the siren subcommand (default check; race: UNSAFE = a data race,
+                 SAFE = no data race)
+  args: <extra siren arguments>
   verdict: UNSAFE | SAFE | SAFE_UP_TO_BOUND | UNKNOWN
   match: <regex that must match the --json output>        (repeatable)
   no-match: <regex that must not match>                     (repeatable)
@@ -12,20 +14,25 @@ A case is a folder with `main.c` and `test.desc`; test.desc lines:
   timeout: SEC   (default 60) wall-clock limit for each siren run
   source: PATH   the program to check, relative to the case folder, when the case reuses
                  another case's program (default: main.c)
+  native: skip <why>   leave out the native oracle (native/README.md) for this case. Without
+                 it, an UNSAFE trace must also happen natively (`siren test --replay`), and a
+                 SAFE program must show no violation (race) in 300 native runs (`siren test`).
 Usage: run_test.py SIREN CASE_DIR
 """
 import json
+import os
 import re
 import shlex
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 EXIT_CODES = {"SAFE": 0, "SAFE_UP_TO_BOUND": 0, "UNSAFE": 10, "UNKNOWN": 5}
 
 
 def parse_desc(path):
-    desc = {"args": [], "match": [], "no-match": [], "timeout": 60, "source": "main.c"}
+    desc = {"command": "check", "args": [], "match": [], "no-match": [], "timeout": 60, "source": "main.c"}
     for line in path.read_text().splitlines():
         if not line.strip() or line.startswith("#"):
             continue
@@ -35,7 +42,7 @@ def parse_desc(path):
             desc["args"] += shlex.split(value)
         elif key in ("match", "no-match"):
             desc[key].append(value)
-        elif key in ("verdict", "source"):
+        elif key in ("verdict", "source", "command", "native"):
             desc[key] = value
         elif key in ("min-bound", "timeout"):
             desc[key] = int(value)
@@ -43,11 +50,15 @@ def parse_desc(path):
             raise SystemExit(f"{path}: unknown key '{key}'")
     if "verdict" not in desc:
         raise SystemExit(f"{path}: no verdict line")
+    if desc["command"] not in ("check", "race"):
+        raise SystemExit(f"{path}: unknown command '{desc['command']}'")
+    if desc["command"] == "race" and "min-bound" in desc:
+        raise SystemExit(f"{path}: min-bound is for check")
     return desc
 
 
-def run(siren, program, args, timeout):
-    cmd = [siren, "check", str(program), "--json", *args]
+def run(siren, program, args, timeout, command="check"):
+    cmd = [siren, command, str(program), "--json", *args]
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -64,7 +75,7 @@ def main():
     siren, case = sys.argv[1], Path(sys.argv[2])
     desc = parse_desc(case / "test.desc")
     program = (case / desc["source"]).resolve()
-    p, out = run(siren, program, desc["args"], desc["timeout"])
+    p, out = run(siren, program, desc["args"], desc["timeout"], desc["command"])
     failures = []
     if out.get("verdict") != desc["verdict"]:
         failures.append(f"verdict {out.get('verdict')} ({out.get('reason', '')}), "
@@ -85,11 +96,41 @@ def main():
         if out2.get("verdict") != "SAFE_UP_TO_BOUND":
             failures.append(f"with --bound {desc['min-bound'] - 1}: verdict "
                             f"{out2.get('verdict')}, expected SAFE_UP_TO_BOUND")
+    native = ""
+    if not failures and not desc.get("native", "").startswith("skip"):
+        native = check_native(siren, program, desc, out, failures)
     if failures:
         print(f"FAIL {case.name}:\n  " + "\n  ".join(failures))
         print(p.stdout[:4000])
         sys.exit(1)
-    print(f"PASS {case.name}: {out['verdict']} (bound {out.get('bound')})")
+    print(f"PASS {case.name}: {out['verdict']} (bound {out.get('bound')}){native}")
+
+
+def check_native(siren, program, desc, out, failures):
+    """The native oracle: siren's UNSAFE trace happens natively; a SAFE program does not fail
+    natively in 300 random / PCT schedules."""
+    clang = [a for a in desc["args"] if a.startswith(("-D", "-I"))]
+    race = ["--race"] if desc["command"] == "race" else []
+    if desc["verdict"] == "UNSAFE":
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+            json.dump(out, f)
+        try:
+            p = subprocess.run([siren, "test", str(program), "--replay", f.name, *race, *clang],
+                               capture_output=True, text=True, timeout=120)
+        finally:
+            os.unlink(f.name)
+        if p.returncode != 10:
+            failures.append(f"the trace does not happen natively (siren test --replay: exit {p.returncode}): "
+                            f"{(p.stdout + p.stderr).strip()[:600]}")
+        return "; replayed natively"
+    if desc["verdict"] == "SAFE":
+        p = subprocess.run([siren, "test", str(program), "--runs", "300", "--timeout", "60", *race, *clang],
+                           capture_output=True, text=True, timeout=120)
+        if p.returncode != 0:
+            failures.append(f"SAFE, but native execution fails (siren test: exit {p.returncode}): "
+                            f"{(p.stdout + p.stderr).strip()[:600]}")
+        return "; no native violation in 300 runs"
+    return ""
 
 
 if __name__ == "__main__":

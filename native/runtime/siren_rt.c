@@ -1,0 +1,1016 @@
+/* The native oracle's runtime (native/README.md). Linked into a C program that clang-16
+ * compiled with -fsanitize=thread (ThreadSanitizer's *instrumentation* only: a call
+ * __tsan_readN/__tsan_writeN(addr) before every load and store that may reach memory shared
+ * between threads) and -finstrument-functions. The program's pthread calls reach this file
+ * through `ld --wrap`. Nothing here knows siren's front end, IR or thread model.
+ *
+ * Execution model: real threads, real memory, exactly one thread runs at a time. Every
+ * instrumented access, pthread call and __VERIFIER_* call is a scheduling point: the running
+ * thread records its *pending* event, a strategy picks the next thread among those whose
+ * pending event can execute, and that thread runs until its next scheduling point.
+ *
+ * A run ends with one outcome: ok (the program exited), violation (an assertion failed or
+ * reach_error was called), race (two threads stand at conflicting pending accesses to
+ * overlapping bytes, at least one a write, not both atomic), pruned (__VERIFIER_assume(0) or
+ * abort()), deadlock, bound (too many scheduling points), timeout, crash (a signal) or limit
+ * (too many threads).
+ *
+ * Runs: a constructor that runs before main forks one child per run (a fork server): each
+ * child runs the program once under its own seed and writes one JSON line to a pipe; the
+ * parent copies the lines to $SIREN_RT_OUT and never runs main itself.
+ *
+ * Environment (all optional): SIREN_RT_RUNS (1), SIREN_RT_SEED (1), SIREN_RT_STRATEGY
+ * (mixed|random|pct|replay), SIREN_RT_PCT_DEPTH (3), SIREN_RT_RACES (0|1), SIREN_RT_MAX_STEPS
+ * (100000), SIREN_RT_RUN_MS (5000), SIREN_RT_STOP (1: stop after the first violation or
+ * race), SIREN_RT_OUT (file; default stderr), SIREN_RT_LINES (pc -> line table, needed by
+ * replay), SIREN_RT_REPLAY (replay file), SIREN_RT_ATOMIC_FNS / SIREN_RT_ERROR_FNS
+ * (comma-separated hex addresses of __VERIFIER_atomic_* functions / reach_error-like
+ * functions defined by the program), SIREN_RT_SHOW_OUTPUT (1: keep the program's stdout).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <semaphore.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <fcntl.h>
+
+#define RT_WEAK __attribute__((weak))
+#define RT_API __attribute__((visibility("default")))
+#define RT_NOINLINE __attribute__((noinline))
+#define MAX_THREADS 256
+#define MAX_MUTEXES 4096
+
+/* ---- configuration --------------------------------------------------------------------- */
+
+enum { S_RANDOM, S_PCT, S_REPLAY };
+
+static struct {
+  unsigned long runs, max_steps, run_ms, pct_depth;
+  unsigned long long seed;
+  int strategy_mixed, strategy, races, stop, show_output, test_broken, all_events;
+  const char *out, *lines, *replay;
+  uintptr_t atomic_fns[64];
+  int n_atomic_fns;
+  uintptr_t error_fns[16];
+  int n_error_fns;
+} cfg;
+
+static unsigned long env_ul(const char *name, unsigned long dflt) {
+  const char *v = getenv(name);
+  return v && *v ? strtoul(v, 0, 0) : dflt;
+}
+
+static int parse_addrs(const char *name, uintptr_t *out, int max) {
+  const char *v = getenv(name);
+  int n = 0;
+  while (v && *v && n < max) {
+    char *end;
+    unsigned long long a = strtoull(v, &end, 16);
+    if (end == v) break;
+    out[n++] = (uintptr_t)a;
+    v = *end == ',' ? end + 1 : end;
+  }
+  return n;
+}
+
+/* ---- per-run state (a fork child) ------------------------------------------------------ */
+
+enum ev_kind { E_NONE, E_READ, E_WRITE, E_LOCK, E_UNLOCK, E_CREATE, E_JOIN, E_START, E_EXIT,
+               E_ATOMIC, E_YIELD, E_RMW, E_ERROR, E_STUCK };
+static const char ev_char[] = "-RWLUCJSXAYMVZ";
+
+struct event {
+  unsigned char kind;
+  unsigned char atomic;
+  unsigned size;
+  uintptr_t addr; /* access: address; lock/unlock: mutex; join: thread index */
+  uintptr_t pc;
+};
+
+struct thr {
+  sem_t sem;
+  struct event pending;
+  int live, finished, atomic_depth;
+  unsigned long long prio;
+  unsigned long run_len;
+  void *(*fn)(void *);
+  void *arg, *retval;
+  pthread_t real;
+};
+
+static struct thr T[MAX_THREADS];
+static int nthreads, cur;
+static unsigned long steps;
+static unsigned long long rng_state;
+static int run_index, out_fd = 2;
+static const char *run_strategy = "random";
+static int in_child;
+static unsigned long pct_k = 50;
+static unsigned long pct_change[8];
+static int want_events = 1;
+
+struct logged { int tid; unsigned char kind, atomic; uintptr_t pc, addr; };
+static struct logged *evlog;
+static unsigned long evlog_n, evlog_cap;
+
+struct mtx { uintptr_t addr; int owner; };
+static struct mtx M[MAX_MUTEXES];
+
+static unsigned long long rnd(void) { /* splitmix64 */
+  unsigned long long z = (rng_state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+/* ---- pc -> line table (replay; loaded from SIREN_RT_LINES) ---------------------------- */
+
+struct line_row { uintptr_t pc; unsigned line; };
+static struct line_row *lines;
+static size_t nlines;
+
+static void load_lines(const char *path) {
+  FILE *f = path ? fopen(path, "r") : 0;
+  if (!f) return;
+  size_t cap = 1024;
+  lines = malloc(cap * sizeof *lines);
+  unsigned long long pc;
+  unsigned line, file;
+  while (fscanf(f, "%llx %u %u", &pc, &line, &file) == 3) {
+    if (nlines == cap) lines = realloc(lines, (cap *= 2) * sizeof *lines);
+    lines[nlines].pc = (uintptr_t)pc;
+    lines[nlines].line = line;
+    ++nlines;
+  }
+  fclose(f);
+}
+
+static unsigned line_of(uintptr_t pc) { /* the row with the greatest pc <= pc - 1 */
+  if (!nlines || !pc) return 0;
+  size_t lo = 0, hi = nlines;
+  while (hi - lo > 1) {
+    size_t mid = (lo + hi) / 2;
+    if (lines[mid].pc <= pc - 1) lo = mid; else hi = mid;
+  }
+  return lines[lo].pc <= pc - 1 ? lines[lo].line : 0;
+}
+
+static int is_access_kind(int k);
+
+/* ---- replay schedule ------------------------------------------------------------------- */
+/* File: lines "S <thread> <line>" (one per step of the trace, in order; thread = native index:
+ * main 0, then creation order) and "N <thread> <value>" (that thread's nondet values, in
+ * order). A thread's pending event is matched to the first not yet passed step of the same
+ * thread at the same line; the enabled thread whose pending event matches the earliest step
+ * runs next. Events without a match run only when nothing else can. */
+
+struct rstep { int tid; unsigned line; int cls; /* 0 not said, 1 locals, 2 access, 3 sync */ };
+static struct rstep *rsteps;
+static size_t nrsteps;
+static size_t rpos[MAX_THREADS];     /* per thread: first step index not yet passed */
+static size_t rlast[MAX_THREADS];    /* per thread: 1 + the last step index matched */
+struct rrace_t { int tid; unsigned line; int write; uintptr_t lo, hi; };
+static struct rrace_t rrace[2];       /* a race's two accesses ("E" lines) */
+static int nrrace;
+static long long *rnondet[MAX_THREADS];
+static size_t rnondet_n[MAX_THREADS], rnondet_i[MAX_THREADS], rnondet_cap[MAX_THREADS];
+
+static void load_replay(const char *path) {
+  FILE *f = path ? fopen(path, "r") : 0;
+  if (!f) return;
+  size_t cap = 256;
+  rsteps = malloc(cap * sizeof *rsteps);
+  char k;
+  int tid;
+  long long v;
+  while (fscanf(f, " %c %d %lld", &k, &tid, &v) == 3) {
+    if (tid < 0 || tid >= MAX_THREADS) continue;
+    if (k == 'E') {
+      int w = 0;
+      unsigned long long lo = 0, hi = 0;
+      if (fscanf(f, " %d %llx %llx", &w, &lo, &hi) != 3) break;
+      if (nrrace < 2) {
+        rrace[nrrace].tid = tid;
+        rrace[nrrace].line = (unsigned)v;
+        rrace[nrrace].write = w;
+        rrace[nrrace].lo = (uintptr_t)lo;
+        rrace[nrrace].hi = (uintptr_t)hi;
+        ++nrrace;
+      }
+      continue;
+    }
+    if (k == 'S') {
+      int cls = 0;
+      if (fscanf(f, " %d", &cls) != 1) break;
+      if (nrsteps == cap) rsteps = realloc(rsteps, (cap *= 2) * sizeof *rsteps);
+      rsteps[nrsteps].tid = tid;
+      rsteps[nrsteps].line = (unsigned)v;
+      rsteps[nrsteps].cls = cls;
+      ++nrsteps;
+    } else if (k == 'N') {
+      if (rnondet_n[tid] == rnondet_cap[tid]) {
+        rnondet_cap[tid] = rnondet_cap[tid] ? 2 * rnondet_cap[tid] : 16;
+        rnondet[tid] = realloc(rnondet[tid], rnondet_cap[tid] * sizeof(long long));
+      }
+      rnondet[tid][rnondet_n[tid]++] = v;
+    }
+  }
+  fclose(f);
+  /* The racy accesses are matched after every step. */
+  for (int i = 0; i < nrrace; ++i) {
+    if (nrsteps == cap) rsteps = realloc(rsteps, (cap *= 2) * sizeof *rsteps);
+    rsteps[nrsteps].tid = rrace[i].tid;
+    rsteps[nrsteps].line = rrace[i].line;
+    rsteps[nrsteps].cls = 2;
+    ++nrsteps;
+  }
+}
+
+/* Is thread t standing at its racy access (replay of a race)? */
+static int at_race_access(int t) {
+  const struct event *e = &T[t].pending;
+  if (!is_access_kind(e->kind)) return 0;
+  for (int i = 0; i < nrrace; ++i) {
+    const struct rrace_t *r = &rrace[i];
+    if (r->tid != t || (r->write ? e->kind == E_READ : e->kind == E_WRITE)) continue;
+    if (r->hi ? (e->addr < r->hi && r->lo < e->addr + e->size) : line_of(e->pc) == r->line) return 1;
+  }
+  return 0;
+}
+
+static size_t replay_match(int t, int *exact) {
+  int k = T[t].pending.kind;
+  /* A thread's start, its end and a failing assertion are no access: they match the
+   * thread's next step, whatever it is. */
+  unsigned line = (k == E_START || k == E_EXIT || k == E_ERROR) ? 0 : line_of(T[t].pending.pc);
+  *exact = line != 0;
+  /* Without a line: the thread's first step after the last one matched. */
+  if (line == 0) {
+    for (size_t j = rlast[t]; j < nrsteps; ++j)
+      if (rsteps[j].tid == t) return j;
+    return (size_t)-1;
+  }
+  /* An access matches a step that accesses memory, a pthread call a synchronisation step
+   * (steps whose class the trace does not say match either); else any step on the line. */
+  int want = is_access_kind(T[t].pending.kind) ? 2 : 3;
+  for (size_t j = rpos[t]; j < nrsteps; ++j)
+    if (rsteps[j].tid == t && rsteps[j].line == line && (rsteps[j].cls == want || rsteps[j].cls == 0)) return j;
+  for (size_t j = rpos[t]; j < nrsteps; ++j)
+    if (rsteps[j].tid == t && rsteps[j].line == line && rsteps[j].cls != 1) return j;
+  return (size_t)-1;
+}
+
+/* ---- reporting ------------------------------------------------------------------------- */
+
+static void out_str(const char *s) {
+  size_t n = strlen(s);
+  while (n) {
+    ssize_t w = write(out_fd, s, n);
+    if (w <= 0) { if (errno == EINTR) continue; return; }
+    s += w;
+    n -= (size_t)w;
+  }
+}
+
+static void json_escape(char *dst, size_t cap, const char *src) {
+  size_t o = 0;
+  for (; src && *src && o + 7 < cap; ++src) {
+    unsigned char c = (unsigned char)*src;
+    if (c == '"' || c == '\\') { dst[o++] = '\\'; dst[o++] = (char)c; }
+    else if (c < 0x20) o += (size_t)snprintf(dst + o, cap - o, "\\u%04x", c);
+    else dst[o++] = (char)c;
+  }
+  dst[o] = 0;
+}
+
+static int reported;
+
+/* Writes this run's result line and ends the process. pc/pc2: the code addresses involved
+ * (violation: the failing call; race: both accesses). */
+static void finish(const char *outcome, const char *msg, uintptr_t pc, int tid, uintptr_t pc2,
+                   int tid2) __attribute__((noreturn));
+static void finish(const char *outcome, const char *msg, uintptr_t pc, int tid, uintptr_t pc2,
+                   int tid2) {
+  if (reported) _exit(0);
+  reported = 1;
+  char esc[1024], buf[2048];
+  json_escape(esc, sizeof esc, msg);
+  snprintf(buf, sizeof buf,
+           "{\"run\":%d,\"seed\":%llu,\"strategy\":\"%s\",\"outcome\":\"%s\",\"message\":\"%s\","
+           "\"steps\":%lu,\"threads\":%d,\"pc\":\"0x%lx\",\"thread\":%d,\"pc2\":\"0x%lx\","
+           "\"thread2\":%d,\"pct_k\":%lu,\"pct_depth\":%lu",
+           run_index, cfg.seed + (unsigned long long)run_index, run_strategy, outcome, esc, steps,
+           nthreads, (unsigned long)pc, tid, (unsigned long)pc2, tid2, pct_k,
+           cfg.strategy == S_PCT ? cfg.pct_depth : 0UL);
+  out_str(buf);
+  int failure = !strcmp(outcome, "violation") || !strcmp(outcome, "race") ||
+                !strcmp(outcome, "crash");
+  if ((failure || cfg.all_events) && want_events && evlog) {
+    out_str(",\"events\":[");
+    for (unsigned long i = 0; i < evlog_n; ++i) {
+      snprintf(buf, sizeof buf, "%s[%d,\"%c\",\"0x%lx\",\"0x%lx\",%d]", i ? "," : "",
+               evlog[i].tid, ev_char[evlog[i].kind], (unsigned long)evlog[i].pc,
+               (unsigned long)evlog[i].addr, evlog[i].atomic);
+      out_str(buf);
+    }
+    out_str("]");
+  }
+  out_str("}\n");
+  _exit(0);
+}
+
+static void log_event(int tid, const struct event *e) {
+  if (evlog_n == evlog_cap) {
+    evlog_cap = evlog_cap ? 2 * evlog_cap : 4096;
+    evlog = realloc(evlog, evlog_cap * sizeof *evlog);
+    if (!evlog) { evlog_cap = evlog_n = 0; return; }
+  }
+  evlog[evlog_n].tid = tid;
+  evlog[evlog_n].kind = e->kind;
+  evlog[evlog_n].atomic = e->atomic;
+  evlog[evlog_n].pc = e->pc;
+  evlog[evlog_n].addr = e->addr;
+  ++evlog_n;
+}
+
+/* ---- mutexes ----------------------------------------------------------------------------- */
+
+static struct mtx *mutex_of(uintptr_t a) {
+  size_t h = (size_t)((a >> 3) * 0x9e3779b97f4a7c15ULL) % MAX_MUTEXES;
+  for (size_t i = 0; i < MAX_MUTEXES; ++i) {
+    struct mtx *m = &M[(h + i) % MAX_MUTEXES];
+    if (m->addr == a) return m;
+    if (!m->addr) { m->addr = a; m->owner = -1; return m; }
+  }
+  finish("limit", "too many mutexes", 0, cur, 0, -1);
+}
+
+/* ---- scheduling ------------------------------------------------------------------------ */
+
+static int enabled(int t) {
+  struct thr *th = &T[t];
+  if (!th->live || th->finished) return 0;
+  switch (th->pending.kind) {
+    case E_LOCK: return mutex_of(th->pending.addr)->owner < 0;
+    case E_JOIN: return T[th->pending.addr].finished;
+    case E_STUCK: return 0; /* __VERIFIER_assume(0), abort(): this thread never moves again */
+    default: return 1;
+  }
+}
+
+static int is_access_kind(int k) { return k == E_READ || k == E_WRITE || k == E_RMW; }
+static int is_access(const struct event *e) { return is_access_kind(e->kind); }
+
+static void check_races(int self) {
+  const struct event *a = &T[self].pending;
+  if (!cfg.races || !is_access(a)) return;
+  for (int u = 0; u < nthreads; ++u) {
+    if (u == self || !T[u].live || T[u].finished) continue;
+    const struct event *b = &T[u].pending;
+    if (!is_access(b)) continue;
+    if (a->kind == E_READ && b->kind == E_READ) continue;
+    if (a->atomic && b->atomic) continue;
+    if (a->addr < b->addr + b->size && b->addr < a->addr + a->size)
+      finish("race", "data race", b->pc, u, a->pc, self);
+  }
+}
+
+/* Replay: thread t executes its pending event; pass the step it matches. Called for every
+ * event a thread executes, also when nothing was to be chosen (one thread enabled, inside an
+ * atomic section), so that a thread's place in the trace follows its own progress. */
+static void replay_advance(int t) {
+  if (cfg.strategy != S_REPLAY) return;
+  int exact;
+  size_t p = replay_match(t, &exact);
+  /* A thread's start (and code without a line) matches its next step without passing it. */
+  if (p == (size_t)-1 || !exact) return;
+  /* Several native events may match one step whose class the trace does not say (x = x + 1
+   * as one step, two accesses here): then stay unless the thread's next step has the same
+   * line. A step whose class is said is passed. */
+  size_t nx = p + 1;
+  while (nx < nrsteps && rsteps[nx].tid != t) ++nx;
+  rpos[t] = rsteps[p].cls != 0 || (nx < nrsteps && rsteps[nx].line == rsteps[p].line) ? p + 1 : p;
+  rlast[t] = p + 1;
+}
+
+static int choose(void) {
+  int n_en = 0, only = -1;
+  for (int t = 0; t < nthreads; ++t)
+    if (enabled(t)) { ++n_en; only = t; }
+  if (n_en == 0) return -1;
+  if (n_en == 1) return only;
+  /* SIREN_RT_TEST_BROKEN (test only): a deliberately broken oracle that never preempts. */
+  if (cfg.test_broken && enabled(cur)) return cur;
+  if (cfg.strategy == S_REPLAY) {
+    int best = -1;
+    size_t best_pos = (size_t)-1;
+    int held = 0; /* threads at their racy access wait while others can move */
+    for (int t = 0; t < nthreads; ++t) held += enabled(t) && at_race_access(t);
+    for (int t = 0; t < nthreads; ++t) {
+      if (!enabled(t) || (held < n_en && at_race_access(t))) continue;
+      int exact;
+      size_t p = replay_match(t, &exact);
+      if (best < 0 || p < best_pos) { best = t; best_pos = p; }
+    }
+    return best;
+  }
+  if (cfg.strategy == S_PCT) {
+    for (unsigned i = 0; i < cfg.pct_depth - 1 && i < 8; ++i)
+      if (pct_change[i] == steps && T[cur].live) T[cur].prio = cfg.pct_depth - 1 - i;
+    /* Starvation guard: a thread that ran 2000 scheduling points in a row while others could
+     * run (a spin loop) drops below every other priority. */
+    if (T[cur].run_len > 2000 && enabled(cur)) { T[cur].prio = 0; T[cur].run_len = 0; }
+    int best = -1;
+    for (int t = 0; t < nthreads; ++t)
+      if (enabled(t) && (best < 0 || T[t].prio > T[best].prio)) best = t;
+    return best;
+  }
+  unsigned long k = rnd() % (unsigned long)n_en;
+  for (int t = 0; t < nthreads; ++t)
+    if (enabled(t) && k-- == 0) return t;
+  return only;
+}
+
+static void no_thread_can_move(uintptr_t pc, int self) __attribute__((noreturn));
+
+/* The running thread `cur` stands before event `e`: pick who runs next. Returns when `cur`
+ * is chosen again, i.e. when its pending event may execute. */
+static void sched(struct event e) {
+  if (!in_child) return;
+  int self = cur;
+  T[self].pending = e;
+  check_races(self);
+  if (T[self].atomic_depth > 0 && enabled(self)) {
+    replay_advance(self);
+    log_event(self, &e);
+    return;
+  }
+  if (++steps > cfg.max_steps) finish("bound", "scheduling-point bound reached", e.pc, self, 0, -1);
+  int next = choose();
+  if (next < 0) no_thread_can_move(e.pc, self);
+  replay_advance(next);
+  T[next].run_len = next == self ? T[next].run_len + 1 : 0;
+  log_event(next, &T[next].pending);
+  if (next != self) {
+    cur = next;
+    sem_post(&T[next].sem);
+    while (sem_wait(&T[self].sem) != 0) {}
+  }
+}
+
+/* No thread can move: a deadlock, unless every thread left is stuck for good in
+ * __VERIFIER_assume(0) or abort() (siren's semantics: such a thread blocks), which prunes the run. */
+static void no_thread_can_move(uintptr_t pc, int self) {
+  for (int t = 0; t < nthreads; ++t)
+    if (T[t].live && !T[t].finished && T[t].pending.kind != E_STUCK)
+      finish("deadlock", "no thread can move", pc, self, 0, -1);
+  finish("pruned", "every thread left is stopped by __VERIFIER_assume(0) or abort()", pc, self, 0, -1);
+}
+
+/* The running thread `self` has ended: hand over to the next one. */
+static void thread_ended(int self) {
+  T[self].finished = 1;
+  int alive = 0;
+  for (int t = 0; t < nthreads; ++t) alive += T[t].live && !T[t].finished;
+  if (!alive) finish("ok", "", 0, self, 0, -1);
+  int moving = 0;
+  for (int t = 0; t < nthreads; ++t) moving += T[t].live && !T[t].finished && T[t].pending.kind != E_STUCK;
+  if (!moving) finish("ok", "", 0, self, 0, -1); /* the others are stopped for good */
+  if (++steps > cfg.max_steps) finish("bound", "scheduling-point bound reached", 0, self, 0, -1);
+  int next = choose();
+  if (next < 0) no_thread_can_move(0, self);
+  replay_advance(next);
+  T[next].run_len = 0;
+  log_event(next, &T[next].pending);
+  cur = next;
+  sem_post(&T[next].sem);
+}
+
+#define PC() ((uintptr_t)__builtin_return_address(0))
+
+static void access_ev(uintptr_t addr, unsigned size, int kind, int atomic, uintptr_t pc) {
+  struct event e = {(unsigned char)kind, (unsigned char)(atomic || T[cur].atomic_depth > 0),
+                    size, addr, pc};
+  sched(e);
+}
+
+/* ---- ThreadSanitizer instrumentation entry points --------------------------------------- */
+
+#define RT_ACCESS(N)                                                                          \
+  RT_API RT_NOINLINE void __tsan_read##N(void *a) { access_ev((uintptr_t)a, N, E_READ, 0, PC()); }      \
+  RT_API RT_NOINLINE void __tsan_write##N(void *a) { access_ev((uintptr_t)a, N, E_WRITE, 0, PC()); }    \
+  RT_API RT_NOINLINE void __tsan_unaligned_read##N(void *a) { access_ev((uintptr_t)a, N, E_READ, 0, PC()); } \
+  RT_API RT_NOINLINE void __tsan_unaligned_write##N(void *a) { access_ev((uintptr_t)a, N, E_WRITE, 0, PC()); } \
+  RT_API RT_NOINLINE void __tsan_volatile_read##N(void *a) { access_ev((uintptr_t)a, N, E_READ, 0, PC()); } \
+  RT_API RT_NOINLINE void __tsan_volatile_write##N(void *a) { access_ev((uintptr_t)a, N, E_WRITE, 0, PC()); }
+RT_ACCESS(1)
+RT_ACCESS(2)
+RT_ACCESS(4)
+RT_ACCESS(8)
+RT_ACCESS(16)
+
+RT_API RT_NOINLINE void __tsan_read_range(void *a, unsigned long n) {
+  if (n) access_ev((uintptr_t)a, (unsigned)n, E_READ, 0, PC());
+}
+RT_API RT_NOINLINE void __tsan_write_range(void *a, unsigned long n) {
+  if (n) access_ev((uintptr_t)a, (unsigned)n, E_WRITE, 0, PC());
+}
+RT_API void __tsan_init(void) {}
+RT_API void __tsan_func_entry(void *pc) { (void)pc; }
+RT_API void __tsan_func_exit(void) {}
+RT_API void __tsan_ignore_thread_begin(void) {}
+RT_API void __tsan_ignore_thread_end(void) {}
+
+RT_API RT_NOINLINE void *__tsan_memcpy(void *d, const void *s, unsigned long n) {
+  if (n) {
+    access_ev((uintptr_t)s, (unsigned)n, E_READ, 0, PC());
+    access_ev((uintptr_t)d, (unsigned)n, E_WRITE, 0, PC());
+  }
+  return memcpy(d, s, n);
+}
+RT_API RT_NOINLINE void *__tsan_memmove(void *d, const void *s, unsigned long n) {
+  if (n) {
+    access_ev((uintptr_t)s, (unsigned)n, E_READ, 0, PC());
+    access_ev((uintptr_t)d, (unsigned)n, E_WRITE, 0, PC());
+  }
+  return memmove(d, s, n);
+}
+RT_API RT_NOINLINE void *__tsan_memset(void *d, int c, unsigned long n) {
+  if (n) access_ev((uintptr_t)d, (unsigned)n, E_WRITE, 0, PC());
+  return memset(d, c, n);
+}
+
+/* C11 / GCC atomics: one atomic scheduling point, then the operation on real memory. */
+#define RT_ATOMICS(N, TY)                                                                         \
+  RT_API RT_NOINLINE TY __tsan_atomic##N##_load(const volatile TY *a, int mo) {                   \
+    access_ev((uintptr_t)a, N / 8, E_READ, 1, PC());                                              \
+    return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                                  \
+  }                                                                                               \
+  RT_API RT_NOINLINE void __tsan_atomic##N##_store(volatile TY *a, TY v, int mo) {                \
+    access_ev((uintptr_t)a, N / 8, E_WRITE, 1, PC());                                             \
+    __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                                     \
+  }                                                                                               \
+  RT_API RT_NOINLINE TY __tsan_atomic##N##_exchange(volatile TY *a, TY v, int mo) {               \
+    access_ev((uintptr_t)a, N / 8, E_RMW, 1, PC());                                               \
+    return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST);                                           \
+  }                                                                                               \
+  RT_API RT_NOINLINE TY __tsan_atomic##N##_fetch_add(volatile TY *a, TY v, int mo) {              \
+    access_ev((uintptr_t)a, N / 8, E_RMW, 1, PC());                                               \
+    return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST);                                            \
+  }                                                                                               \
+  RT_API RT_NOINLINE TY __tsan_atomic##N##_fetch_sub(volatile TY *a, TY v, int mo) {              \
+    access_ev((uintptr_t)a, N / 8, E_RMW, 1, PC());                                               \
+    return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST);                                            \
+  }                                                                                               \
+  RT_API RT_NOINLINE TY __tsan_atomic##N##_fetch_and(volatile TY *a, TY v, int mo) {              \
+    access_ev((uintptr_t)a, N / 8, E_RMW, 1, PC());                                               \
+    return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST);                                            \
+  }                                                                                               \
+  RT_API RT_NOINLINE TY __tsan_atomic##N##_fetch_or(volatile TY *a, TY v, int mo) {               \
+    access_ev((uintptr_t)a, N / 8, E_RMW, 1, PC());                                               \
+    return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST);                                             \
+  }                                                                                               \
+  RT_API RT_NOINLINE TY __tsan_atomic##N##_fetch_xor(volatile TY *a, TY v, int mo) {              \
+    access_ev((uintptr_t)a, N / 8, E_RMW, 1, PC());                                               \
+    return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST);                                            \
+  }                                                                                               \
+  RT_API RT_NOINLINE TY __tsan_atomic##N##_fetch_nand(volatile TY *a, TY v, int mo) {             \
+    access_ev((uintptr_t)a, N / 8, E_RMW, 1, PC());                                               \
+    return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST);                                           \
+  }                                                                                               \
+  RT_API RT_NOINLINE int __tsan_atomic##N##_compare_exchange_strong(volatile TY *a, TY *c, TY v,  \
+                                                                    int mo, int fmo) {            \
+    access_ev((uintptr_t)a, N / 8, E_RMW, 1, PC());                                               \
+    return __atomic_compare_exchange_n(a, c, v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);           \
+  }                                                                                               \
+  RT_API RT_NOINLINE int __tsan_atomic##N##_compare_exchange_weak(volatile TY *a, TY *c, TY v,    \
+                                                                  int mo, int fmo) {              \
+    access_ev((uintptr_t)a, N / 8, E_RMW, 1, PC());                                               \
+    return __atomic_compare_exchange_n(a, c, v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);           \
+  }                                                                                               \
+  RT_API RT_NOINLINE TY __tsan_atomic##N##_compare_exchange_val(volatile TY *a, TY c, TY v,       \
+                                                                int mo, int fmo) {                \
+    access_ev((uintptr_t)a, N / 8, E_RMW, 1, PC());                                               \
+    __atomic_compare_exchange_n(a, &c, v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                 \
+    return c;                                                                                     \
+  }
+RT_ATOMICS(8, uint8_t)
+RT_ATOMICS(16, uint16_t)
+RT_ATOMICS(32, uint32_t)
+RT_ATOMICS(64, uint64_t)
+RT_API void __tsan_atomic_thread_fence(int mo) { (void)mo; }
+RT_API void __tsan_atomic_signal_fence(int mo) { (void)mo; }
+
+/* ---- -finstrument-functions: __VERIFIER_atomic_* functions and reach_error ------------- */
+
+static void error_reached(uintptr_t pc, const char *what) __attribute__((noreturn));
+/* A failing assertion is a scheduling point of its own (as it is a step in siren's model):
+ * the other threads may run first, e.g. to reach a race that a race replay looks for. */
+static void violation(uintptr_t pc, const char *what) __attribute__((noreturn));
+static void violation(uintptr_t pc, const char *what) {
+  struct event e = {E_ERROR, 0, 0, 0, pc};
+  sched(e);
+  finish("violation", what, pc, cur, 0, -1);
+}
+
+static void error_reached(uintptr_t pc, const char *what) {
+  if (!in_child) abort();
+  violation(pc, what);
+}
+
+RT_API void __cyg_profile_func_enter(void *fn, void *site) {
+  if (!in_child) return;
+  for (int i = 0; i < cfg.n_error_fns; ++i)
+    if ((uintptr_t)fn == cfg.error_fns[i]) error_reached((uintptr_t)site, "reach_error() called");
+  for (int i = 0; i < cfg.n_atomic_fns; ++i)
+    if ((uintptr_t)fn == cfg.atomic_fns[i]) {
+      if (T[cur].atomic_depth == 0) {
+        struct event e = {E_ATOMIC, 1, 0, 0, (uintptr_t)site};
+        sched(e);
+      }
+      ++T[cur].atomic_depth;
+      return;
+    }
+}
+RT_API void __cyg_profile_func_exit(void *fn, void *site) {
+  if (!in_child) return;
+  (void)site;
+  for (int i = 0; i < cfg.n_atomic_fns; ++i)
+    if ((uintptr_t)fn == cfg.atomic_fns[i] && T[cur].atomic_depth > 0) {
+      --T[cur].atomic_depth;
+      return;
+    }
+}
+
+/* ---- SV-COMP / CBMC environment --------------------------------------------------------- */
+
+RT_API RT_WEAK void __VERIFIER_atomic_begin(void) {
+  if (!in_child) return;
+  if (T[cur].atomic_depth == 0) {
+    struct event e = {E_ATOMIC, 1, 0, 0, PC()};
+    sched(e);
+  }
+  ++T[cur].atomic_depth;
+}
+RT_API RT_WEAK void __VERIFIER_atomic_end(void) {
+  if (in_child && T[cur].atomic_depth > 0) --T[cur].atomic_depth;
+}
+RT_API RT_WEAK void reach_error(void) { error_reached(PC(), "reach_error() called"); }
+RT_API RT_WEAK void __VERIFIER_error(void) { error_reached(PC(), "__VERIFIER_error() called"); }
+RT_API RT_WEAK void __assert_fail(const char *expr, const char *file, unsigned line,
+                                  const char *fn) {
+  char msg[512];
+  snprintf(msg, sizeof msg, "%s:%u: assertion %s", file ? file : "?", line, expr ? expr : "?");
+  if (!in_child) abort();
+  violation(PC(), msg);
+}
+/* __VERIFIER_assume(0) and abort() stop the calling thread for good (as siren's Assume and
+ * Abort do); the others go on. Inside an atomic section the section is left first. */
+static void stuck(uintptr_t pc) __attribute__((noreturn));
+static void stuck(uintptr_t pc) {
+  T[cur].atomic_depth = 0;
+  struct event e = {E_STUCK, 0, 0, 0, pc};
+  sched(e); /* never chosen again: the run ends elsewhere */
+  finish("pruned", "stopped thread resumed", pc, cur, 0, -1);
+}
+RT_API RT_WEAK void __VERIFIER_assume(int c) {
+  if (!c) {
+    if (!in_child) _exit(0);
+    stuck(PC());
+  }
+}
+RT_API void __wrap_abort(void) {
+  if (!in_child) abort();
+  stuck(PC());
+}
+
+static long long nondet_value(long long lo, long long hi) {
+  int t = cur;
+  if (cfg.strategy == S_REPLAY && rnondet_i[t] < rnondet_n[t]) return rnondet[t][rnondet_i[t]++];
+  unsigned long long r = rnd();
+  switch (r % 4) {
+    case 0: case 1: { /* small values, where most branches of test programs are decided */
+      long long v = (long long)((r >> 8) % 9) - 4;
+      if (v < lo) v = lo + (v - lo < 0 ? (lo - v) % 5 : 0);
+      if (v > hi) v = hi;
+      return v;
+    }
+    case 2: return (long long)((r >> 8) % 256) - (lo < 0 ? 128 : 0);
+    default: return (long long)rnd();
+  }
+}
+#define RT_NONDET(NAME, TY, LO, HI)                                                 \
+  RT_API RT_WEAK TY __VERIFIER_nondet_##NAME(void) { return (TY)nondet_value(LO, HI); }
+RT_NONDET(int, int, -2147483647LL - 1, 2147483647LL)
+RT_NONDET(uint, unsigned, 0, 4294967295LL)
+RT_NONDET(long, long, -9223372036854775807LL - 1, 9223372036854775807LL)
+RT_NONDET(ulong, unsigned long, 0, 9223372036854775807LL)
+RT_NONDET(short, short, -32768, 32767)
+RT_NONDET(ushort, unsigned short, 0, 65535)
+RT_NONDET(char, char, -128, 127)
+RT_NONDET(uchar, unsigned char, 0, 255)
+RT_NONDET(unsigned, unsigned, 0, 4294967295LL)
+RT_NONDET(u32, unsigned, 0, 4294967295LL)
+RT_NONDET(size_t, unsigned long, 0, 9223372036854775807LL)
+RT_API RT_WEAK _Bool __VERIFIER_nondet_bool(void) { return (_Bool)(nondet_value(0, 1) & 1); }
+RT_API RT_WEAK void *__VERIFIER_nondet_pointer(void) { return 0; }
+
+/* ---- pthreads (ld --wrap) --------------------------------------------------------------- */
+
+int __real_pthread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+int __real_pthread_join(pthread_t, void **);
+void __real_pthread_exit(void *) __attribute__((noreturn));
+
+static int index_of(pthread_t h) {
+  for (int t = 0; t < nthreads; ++t)
+    if (T[t].live && pthread_equal(T[t].real, h)) return t;
+  return -1;
+}
+
+static void *trampoline(void *p) {
+  int me = (int)(intptr_t)p;
+  while (sem_wait(&T[me].sem) != 0) {}
+  void *r = T[me].fn(T[me].arg);
+  T[me].retval = r;
+  thread_ended(me);
+  return 0;
+}
+
+RT_API int __wrap_pthread_create(pthread_t *h, const pthread_attr_t *attr, void *(*fn)(void *),
+                                 void *arg) {
+  if (!in_child) return __real_pthread_create(h, attr, fn, arg);
+  struct event e = {E_CREATE, 0, 0, 0, PC()};
+  sched(e);
+  if (nthreads == MAX_THREADS) finish("limit", "too many threads", e.pc, cur, 0, -1);
+  int t = nthreads++;
+  struct thr *th = &T[t];
+  memset(th, 0, sizeof *th);
+  sem_init(&th->sem, 0, 0);
+  th->live = 1;
+  th->fn = fn;
+  th->arg = arg;
+  th->pending.kind = E_START;
+  th->pending.addr = (uintptr_t)fn; /* shown in traces as the thread's start routine */
+  th->prio = cfg.pct_depth + (rnd() >> 4);
+  pthread_attr_t a;
+  pthread_attr_init(&a);
+  pthread_attr_setstacksize(&a, 1 << 20);
+  if (__real_pthread_create(&th->real, &a, trampoline, (void *)(intptr_t)t) != 0)
+    finish("limit", "the system refused a thread", e.pc, cur, 0, -1);
+  pthread_attr_destroy(&a);
+  if (h) *h = th->real;
+  return 0;
+}
+
+RT_API int __wrap_pthread_join(pthread_t h, void **ret) {
+  if (!in_child) return __real_pthread_join(h, ret);
+  int t = index_of(h);
+  if (t < 0) return 3; /* ESRCH */
+  struct event e = {E_JOIN, 0, 0, (uintptr_t)t, PC()};
+  sched(e);
+  if (ret) *ret = T[t].retval;
+  return 0;
+}
+
+RT_API void __wrap_pthread_exit(void *r) {
+  if (!in_child) __real_pthread_exit(r);
+  int me = cur;
+  struct event e = {E_EXIT, 0, 0, 0, PC()};
+  sched(e);
+  T[me].retval = r;
+  thread_ended(me);
+  __real_pthread_exit(0);
+}
+
+static int lock_common(pthread_mutex_t *m, uintptr_t pc) {
+  struct event e = {E_LOCK, 0, 0, (uintptr_t)m, pc};
+  sched(e);
+  mutex_of((uintptr_t)m)->owner = cur;
+  return 0;
+}
+static int unlock_common(pthread_mutex_t *m, uintptr_t pc) {
+  struct event e = {E_UNLOCK, 0, 0, (uintptr_t)m, pc};
+  sched(e);
+  mutex_of((uintptr_t)m)->owner = -1;
+  return 0;
+}
+RT_API int __wrap_pthread_mutex_lock(pthread_mutex_t *m) {
+  return in_child ? lock_common(m, PC()) : 0;
+}
+RT_API int __wrap_pthread_mutex_unlock(pthread_mutex_t *m) {
+  return in_child ? unlock_common(m, PC()) : 0;
+}
+RT_API int __wrap_pthread_mutex_trylock(pthread_mutex_t *m) {
+  if (!in_child) return 0;
+  struct event e = {E_YIELD, 0, 0, (uintptr_t)m, PC()};
+  sched(e);
+  struct mtx *x = mutex_of((uintptr_t)m);
+  if (x->owner >= 0) return 16; /* EBUSY */
+  x->owner = cur;
+  return 0;
+}
+RT_API int __wrap_pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *a) {
+  (void)a;
+  if (in_child) mutex_of((uintptr_t)m)->owner = -1;
+  return 0;
+}
+RT_API int __wrap_pthread_mutex_destroy(pthread_mutex_t *m) { (void)m; return 0; }
+/* A condition-variable wait may return spuriously (POSIX): unlock, let others run, relock. */
+RT_API int __wrap_pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m) {
+  (void)c;
+  if (!in_child) return 0;
+  uintptr_t pc = PC();
+  unlock_common(m, pc);
+  return lock_common(m, pc);
+}
+RT_API int __wrap_pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
+                                         const struct timespec *ts) {
+  (void)ts;
+  return __wrap_pthread_cond_wait(c, m);
+}
+RT_API int __wrap_pthread_cond_signal(pthread_cond_t *c) { (void)c; return 0; }
+RT_API int __wrap_pthread_cond_broadcast(pthread_cond_t *c) { (void)c; return 0; }
+RT_API int __wrap_pthread_cond_init(pthread_cond_t *c, const pthread_condattr_t *a) {
+  (void)c; (void)a;
+  return 0;
+}
+RT_API int __wrap_pthread_cond_destroy(pthread_cond_t *c) { (void)c; return 0; }
+RT_API int __wrap_sched_yield(void) {
+  if (in_child) {
+    struct event e = {E_YIELD, 0, 0, 0, PC()};
+    sched(e);
+    T[cur].run_len += 1000;
+  }
+  return 0;
+}
+RT_API int __wrap_usleep(unsigned us) { (void)us; return __wrap_sched_yield(); }
+RT_API unsigned __wrap_sleep(unsigned s) { (void)s; __wrap_sched_yield(); return 0; }
+RT_API int __wrap_nanosleep(const struct timespec *a, struct timespec *b) {
+  (void)a; (void)b;
+  return __wrap_sched_yield();
+}
+
+/* ---- the fork server ------------------------------------------------------------------- */
+
+/* exit() (main returning included) ends every thread: it is a scheduling point of its own,
+ * so the other threads may still run before it. */
+static void on_exit_ok(void) {
+  if (!in_child || reported) return;
+  struct event e = {E_EXIT, 0, 0, 0, 0};
+  sched(e);
+  finish("ok", "", 0, cur, 0, -1);
+}
+
+static void on_signal(int sig) {
+  if (sig == SIGALRM) finish("timeout", "run time limit", 0, cur, 0, -1);
+  char msg[64];
+  snprintf(msg, sizeof msg, "signal %d (%s)", sig, strsignal(sig));
+  uintptr_t pc = evlog_n ? evlog[evlog_n - 1].pc : 0;
+  finish("crash", msg, pc, cur, 0, -1);
+}
+
+/* Everything a run does follows from its seed (cfg.seed + index) and PCT's k, which the
+ * result line reports: SIREN_RT_SEED=seed SIREN_RT_PCT_K=k SIREN_RT_RUNS=1 repeats it. */
+static void start_child(int index) {
+  in_child = 1;
+  run_index = index;
+  const unsigned long long seed = cfg.seed + (unsigned long long)index;
+  rng_state = seed * 0x2545F4914F6CDD1DULL;
+  (void)rnd();
+  if (cfg.strategy_mixed) cfg.strategy = (seed % 2 == 1) ? S_PCT : S_RANDOM;
+  if (cfg.strategy == S_PCT) {
+    cfg.pct_depth = 1 + (unsigned long)(seed / 2) % 3; /* mixed: depth 1, 2, 3 in turn */
+    if (!cfg.strategy_mixed) cfg.pct_depth = env_ul("SIREN_RT_PCT_DEPTH", 3);
+    if (cfg.pct_depth < 1) cfg.pct_depth = 1;
+    for (unsigned i = 0; i + 1 < cfg.pct_depth && i < 8; ++i) pct_change[i] = 1 + rnd() % pct_k;
+  }
+  run_strategy = cfg.strategy == S_PCT ? "pct" : cfg.strategy == S_REPLAY ? "replay" : "random";
+  memset(T, 0, sizeof T);
+  nthreads = 1;
+  cur = 0;
+  T[0].live = 1;
+  T[0].real = pthread_self();
+  T[0].prio = cfg.pct_depth + (rnd() >> 4);
+  sem_init(&T[0].sem, 0, 0);
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigaction(SIGALRM, &sa, 0);
+  sigaction(SIGSEGV, &sa, 0);
+  sigaction(SIGBUS, &sa, 0);
+  sigaction(SIGFPE, &sa, 0);
+  sigaction(SIGILL, &sa, 0);
+  atexit(on_exit_ok);
+  if (!cfg.show_output) {
+    int dn = open("/dev/null", O_WRONLY);
+    if (dn >= 0) { dup2(dn, 1); close(dn); }
+  }
+  alarm((unsigned)((cfg.run_ms + 999) / 1000));
+  /* One thread runs at a time: keeping all of them on one CPU makes each hand-over a plain
+   * context switch instead of a cross-CPU wake-up (measured several times faster). */
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(sched_getcpu() >= 0 ? sched_getcpu() : 0, &one);
+  sched_setaffinity(0, sizeof one, &one);
+}
+
+__attribute__((constructor(101))) static void siren_rt_init(void) {
+  cfg.runs = env_ul("SIREN_RT_RUNS", 1);
+  cfg.seed = env_ul("SIREN_RT_SEED", 1);
+  cfg.max_steps = env_ul("SIREN_RT_MAX_STEPS", 100000);
+  cfg.run_ms = env_ul("SIREN_RT_RUN_MS", 5000);
+  cfg.pct_depth = env_ul("SIREN_RT_PCT_DEPTH", 3);
+  cfg.races = (int)env_ul("SIREN_RT_RACES", 0);
+  cfg.stop = (int)env_ul("SIREN_RT_STOP", 1);
+  cfg.show_output = (int)env_ul("SIREN_RT_SHOW_OUTPUT", 0);
+  cfg.test_broken = (int)env_ul("SIREN_RT_TEST_BROKEN", 0);
+  pct_k = env_ul("SIREN_RT_PCT_K", 50);
+  if (pct_k < 1) pct_k = 1;
+  cfg.all_events = (int)env_ul("SIREN_RT_EVENTS", 0); /* debugging: events of every run */
+  cfg.out = getenv("SIREN_RT_OUT");
+  cfg.lines = getenv("SIREN_RT_LINES");
+  cfg.replay = getenv("SIREN_RT_REPLAY");
+  const char *s = getenv("SIREN_RT_STRATEGY");
+  cfg.strategy = S_RANDOM;
+  cfg.strategy_mixed = !s || !*s || !strcmp(s, "mixed");
+  if (s && !strcmp(s, "pct")) cfg.strategy = S_PCT;
+  if (s && !strcmp(s, "replay")) cfg.strategy = S_REPLAY;
+  cfg.n_atomic_fns = parse_addrs("SIREN_RT_ATOMIC_FNS", cfg.atomic_fns, 64);
+  cfg.n_error_fns = parse_addrs("SIREN_RT_ERROR_FNS", cfg.error_fns, 16);
+  if (cfg.strategy == S_REPLAY) {
+    cfg.strategy_mixed = 0;
+    cfg.runs = 1;
+    load_lines(cfg.lines);
+    load_replay(cfg.replay);
+  }
+  int fd = 2;
+  if (cfg.out) {
+    fd = open(cfg.out, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (fd < 0) fd = 2;
+  }
+  for (unsigned long i = 0; i < cfg.runs; ++i) {
+    int p[2];
+    if (pipe(p) != 0) _exit(70);
+    pid_t pid = fork();
+    if (pid < 0) _exit(71);
+    if (pid == 0) {
+      close(p[0]);
+      out_fd = p[1];
+      start_child((int)i);
+      return; /* on to main */
+    }
+    close(p[1]);
+    char buf[65536];
+    int failure = 0;
+    size_t got = 0;
+    unsigned long long steps_seen = 0;
+    for (;;) {
+      ssize_t n = read(p[0], buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      if (got == 0 && (strstr(buf, "\"outcome\":\"violation\"") || strstr(buf, "\"outcome\":\"race\"")))
+        failure = 1;
+      if (got == 0) {
+        const char *st = strstr(buf, "\"steps\":");
+        if (st) steps_seen = strtoull(st + 8, 0, 10);
+      }
+      got += (size_t)n;
+      ssize_t off = 0;
+      while (off < n) {
+        ssize_t w = write(fd, buf + off, (size_t)(n - off));
+        if (w <= 0) break;
+        off += w;
+      }
+    }
+    close(p[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    if (got == 0) { /* the child died without a word (e.g. SIGKILL, or _exit in the program) */
+      char line[256];
+      if (WIFSIGNALED(status))
+        snprintf(line, sizeof line,
+                 "{\"run\":%lu,\"seed\":%llu,\"outcome\":\"crash\",\"message\":\"signal %d\"}\n",
+                 i, cfg.seed + i, WTERMSIG(status));
+      else
+        snprintf(line, sizeof line,
+                 "{\"run\":%lu,\"seed\":%llu,\"outcome\":\"ok\",\"message\":\"exit %d\"}\n", i,
+                 cfg.seed + i, WEXITSTATUS(status));
+      if (write(fd, line, strlen(line)) < 0) {}
+    }
+    if (steps_seen > pct_k) pct_k = (unsigned long)steps_seen; /* PCT's k: the longest run seen */
+    if (failure) {
+      want_events = 0; /* the first failing run carries its events; later ones only counts */
+      if (cfg.stop) break;
+    }
+  }
+  _exit(0);
+}
