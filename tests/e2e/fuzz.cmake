@@ -4,14 +4,26 @@ if(TARGET siren-fuzz)
   # in three parts for ctest -j. Each part also requires >= 25% UNSAFE and >= 25% SAFE. Under
   # every reduction other than none, every control state the explorer reaches must be
   # REACHABLE (check --reach), and race checking under mpor and sir must agree with none.
-  foreach(_first 1 101 201)
-    math(EXPR _last "${_first} + 99")
+  # Every program also runs natively (native/: clang-16, real threads): every counterexample
+  # of the explorer and of race --reduction none happens natively, and no program proven
+  # SAFE / race-free fails in 200 random and PCT schedules (x2: assertions, races).
+  # Six parts of 50 for ctest -j; control states asked per program and reduction: a random 30
+  # (the long sweep without --reach-samples is tools/fuzz/README.md's).
+  foreach(_first 1 51 101 151 201 251)
+    math(EXPR _last "${_first} + 49")
     add_test(NAME "fuzz: differential seeds ${_first}-${_last}"
-             COMMAND $<TARGET_FILE:siren-fuzz> --programs 100 --seed ${_first} --require-mix 25
-                     --solvers cadical)
+             COMMAND $<TARGET_FILE:siren-fuzz> --programs 50 --seed ${_first} --require-mix 25
+                     --solvers cadical --reach-samples 30)
     set_tests_properties("fuzz: differential seeds ${_first}-${_last}" PROPERTIES
-      TIMEOUT 900 PASS_REGULAR_EXPRESSION "programs 100, disagreements 0")
+      TIMEOUT 900 PASS_REGULAR_EXPRESSION "programs 50, disagreements 0")
   endforeach()
+  # The generator writes each construct the native oracle is there for (global, static,
+  # struct-, array- and aggregate-held pointers, pointers passed to threads, discarded call
+  # results, unused reads, __VERIFIER_atomic_* functions against plain accesses) in at least
+  # 10% of the 300 programs above.
+  add_test(NAME "fuzz: constructs in at least 10% of the differential programs"
+           COMMAND $<TARGET_FILE:siren-fuzz> --programs 300 --seed 1 --generate-only --require-constructs 10)
+  set_tests_properties("fuzz: constructs in at least 10% of the differential programs" PROPERTIES TIMEOUT 300)
   # Every other solver backend (z3, boolector) under every reduction, on fewer programs.
   add_test(NAME "fuzz: differential, SMT backends, seeds 1001-1010"
            COMMAND $<TARGET_FILE:siren-fuzz> --programs 10 --seed 1001 --solvers z3,boolector
@@ -25,6 +37,17 @@ if(TARGET siren-fuzz)
                    --expect-disagreements --stop-after 1
                    --keep-failures ${CMAKE_CURRENT_BINARY_DIR}/fuzz-broken-reduction)
   set_tests_properties("fuzz: a broken reduction is caught" PROPERTIES TIMEOUT 170)
+  # The native oracle (native/README.md) sees what every other check shares: a deliberately
+  # broken front end (global pointer initialisers dropped) must be caught by native execution,
+  # and so must a deliberately broken native runtime (it never preempts a thread).
+  add_test(NAME "fuzz: a broken front end is caught by native execution"
+           COMMAND $<TARGET_FILE:siren-fuzz> --programs 100 --seed 1 --test-native --test-broken-frontend
+                   --expect-disagreements --stop-after 1)
+  set_tests_properties("fuzz: a broken front end is caught by native execution" PROPERTIES TIMEOUT 400)
+  add_test(NAME "fuzz: a broken native oracle is caught"
+           COMMAND $<TARGET_FILE:siren-fuzz> --programs 100 --seed 1 --test-native --test-broken-native
+                   --expect-disagreements --stop-after 1)
+  set_tests_properties("fuzz: a broken native oracle is caught" PROPERTIES TIMEOUT 400)
   # The same for race checking under a reduction (compared with race checking without one).
   add_test(NAME "fuzz: a broken reduction is caught by race checking"
            COMMAND $<TARGET_FILE:siren-fuzz> --programs 100 --seed 1 --test-race-reduction test-broken

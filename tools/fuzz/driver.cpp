@@ -1,8 +1,11 @@
 // The differential driver and the shrinker (tools/fuzz/driver.hpp).
 #include "tools/fuzz/driver.hpp"
 
+#include "encoder/engine.hpp"
 #include "encoder/race.hpp"
 #include "frontend/frontend.hpp"
+#include "ir/interpreter.hpp"
+#include "native/native.hpp"
 #include "ir/thread_model.hpp"
 #include "ir/validator.hpp"
 #include "reduction/scheduler_constraints.hpp"
@@ -39,11 +42,13 @@ struct Translated {
   std::string error;
 };
 
-Translated translate(const std::string& text, const std::string& tmp_dir) {
+Translated translate(const std::string& text, const std::string& tmp_dir, bool broken_frontend = false) {
   Translated t;
   const std::string path = (fs::path(tmp_dir) / "prog.c").string();
   write_file(path, text);
-  frontend::FrontendResult fr = frontend::translate_file(path);
+  frontend::FrontendOptions fo;
+  fo.test_drop_pointer_initialisers = broken_frontend;
+  frontend::FrontendResult fr = frontend::translate_file(path, fo);
   if (fr.status != frontend::FrontendStatus::Ok || !fr.program) {
     t.error = "front end rejected the program";
     for (const auto& d : fr.diagnostics) t.error += "\n  " + d.str();
@@ -65,6 +70,116 @@ const char* oracle_name(ir::ExploreVerdict v) {
     case ir::ExploreVerdict::Unknown: return "UNKNOWN";
   }
   return "?";
+}
+
+/// The rows of an explorer counterexample (thread names, lines, started threads, nondet
+/// values), as `siren check` prints them.
+std::vector<native::TraceStep> native_steps(const ir::ThreadModel& tm, const std::vector<ir::Value>& initial,
+                                            const std::vector<ir::Step>& schedule) {
+  std::vector<native::TraceStep> out;
+  ir::Interpreter interp(tm);
+  ir::State state = interp.initial_state(initial);
+  for (std::size_t j = 0; j < schedule.size(); ++j) {
+    const ir::State before = state;
+    const ir::StepResult r = interp.step(state, schedule[j]);
+    const encoder::TraceRow row =
+        encoder::make_trace_row(tm, interp, static_cast<unsigned>(j + 1), schedule[j], r, before, state);
+    out.push_back({row.thread, row.line, row.started, row.nondet, row.access});
+    if (r.outcome != ir::StepOutcome::Ok) break;
+  }
+  return out;
+}
+
+std::vector<native::TraceStep> native_steps(const std::vector<encoder::TraceRow>& rows) {
+  std::vector<native::TraceStep> out;
+  for (const auto& row : rows) out.push_back({row.thread, row.line, row.started, row.nondet, row.access});
+  return out;
+}
+
+std::string native_trace_text(const native::Binary& b, const native::Run& r) {
+  std::string out;
+  for (const auto& t : native::trace_lines(b, r))
+    out += fmt::format("\n    {} {}:{} {}", t.thread_name, t.file, t.line, t.what);
+  return out;
+}
+
+/// The explorer's counterexample, run natively: "" when it happens (a property violation
+/// fails natively too; a memory-safety error crashes), else why not.
+std::string native_replay_error(const native::Binary& bin, const ir::ThreadModel& tm, const ir::ExploreResult& ex,
+                                RunResult& rr) {
+  const auto steps = native_steps(tm, ex.error_initial_nondet, ex.error_trace);
+  const native::Summary s = native::replay(bin, native::schedule_of(steps), false);
+  ++rr.native_replayed;
+  const bool memsafety = ex.error_kind && *ex.error_kind == ir::AssertKind::MemSafety;
+  const bool ok = s.ok && (memsafety ? s.count(native::Outcome::Crash) > 0 : s.failure.has_value());
+  if (ok) return "";
+  return fmt::format("the explorer's counterexample ({} steps, {}) does not happen natively ({})",
+                     ex.error_trace.size(), memsafety ? "memory-safety error: " + ex.reason : std::string("assertion"),
+                     s.ok ? (s.counts.empty() ? "no run" : native::outcome_name(s.counts.begin()->first)) : s.error);
+}
+
+native::Binary native_binary(const DriverOptions& o) {
+  return native::compile((fs::path(o.tmp_dir) / "prog.c").string(), {}, (fs::path(o.tmp_dir) / "native").string());
+}
+
+/// The native oracle's comparison for one program (Config::engine "native"); returns why it
+/// disagrees, or "".
+std::string native_compare(const Program& p, const ir::ThreadModel& tm, const ir::ExploreResult& ex,
+                           const std::function<const encoder::RaceAnswer&()>& race_base, const DriverOptions& o,
+                           RunResult& rr) {
+  const auto t0 = clock_type::now();
+  const native::Binary bin = native_binary(o);
+  struct Done {
+    RunResult& rr;
+    clock_type::time_point t0;
+    ~Done() { rr.native_seconds += since(t0); }
+  } done{rr, t0};
+  if (!bin.ok) return "native: " + bin.error;
+  native::Options no;
+  no.runs = o.native_runs;
+  no.seed = p.seed * 7919;
+  no.run_ms = 3000;
+  no.timeout_s = 120;
+  // Assertions: the explorer's counterexample happens natively; a program it proves SAFE
+  // (every execution ends within the bound) has no native violation.
+  if (ex.verdict == ir::ExploreVerdict::Unsafe) {
+    if (std::string why = native_replay_error(bin, tm, ex, rr); !why.empty()) return why;
+  } else if (ex.verdict == ir::ExploreVerdict::Safe) {
+    const native::Summary s = native::run(bin, no);
+    rr.native_runs += s.runs;
+    if (!s.ok) return "native: " + s.error;
+    if (s.failure)
+      return fmt::format("explorer SAFE, but native run {} (seed {}, {}) fails: {}{}", s.failure->index,
+                         s.failure->seed, s.failure->strategy, s.failure->message, native_trace_text(bin, *s.failure));
+    if (s.count(native::Outcome::Crash))
+      return fmt::format("explorer SAFE, but {} native runs crash", s.count(native::Outcome::Crash));
+  }
+  // Races: race --reduction none's racy schedule is racy natively; a program it proves
+  // race-free has no native race.
+  const encoder::RaceAnswer& rb = race_base();
+  if (rb.internal_error) return "race --reduction none: internal error: " + rb.reason;
+  if (rb.verdict == encoder::Verdict::Unsafe) {
+    const native::Summary s = native::replay(
+        bin, native::schedule_of(native_steps(rb.trace), {{rb.first.thread_name, rb.first.line, rb.first.write, rb.first.variable},
+                                                      {rb.second.thread_name, rb.second.line, rb.second.write, rb.second.variable}}),
+        true);
+    ++rr.native_replayed;
+    if (!s.ok || !s.failure || s.failure->outcome != native::Outcome::Race)
+      return fmt::format("race --reduction none's race on {} ({} steps) does not happen natively ({})",
+                         rb.first.variable, rb.trace.size(),
+                         s.ok ? (s.failure ? s.failure->message : std::string("no race")) : s.error);
+  } else if (rb.verdict == encoder::Verdict::Safe) {
+    native::Options ro = no;
+    ro.races = true;
+    ro.seed = p.seed * 7919 + 1;
+    const native::Summary s = native::run(bin, ro);
+    rr.native_runs += s.runs;
+    if (!s.ok) return "native: " + s.error;
+    if (s.failure && s.failure->outcome == native::Outcome::Race)
+      return fmt::format("race --reduction none proves no race, but native run {} (seed {}, {}) has one{}",
+                         s.failure->index, s.failure->seed, s.failure->strategy, native_trace_text(bin, *s.failure));
+  }
+  return "";
 }
 
 }  // namespace
@@ -103,6 +218,15 @@ std::vector<Config> available_configs() {
     const encoder::RaceAnswer r = encoder::check_reach(*t.tm, co, {{0, {0}}});
     if (r.verdict == encoder::Verdict::Unsafe) out.push_back({red, "cadical", "reach"});
   }
+  {  // the native oracle, when clang-16 and the runtime are there
+    const std::string ndir = (fs::temp_directory_path() / fmt::format("siren-fuzz-probe-{}", ::getpid())).string();
+    fs::create_directories(ndir);
+    write_file(ndir + "/probe.c", "int main(void) { return 0; }\n");
+    const native::Binary b = native::compile(ndir + "/probe.c", {}, ndir);
+    fs::remove_all(ndir);
+    if (b.ok) out.push_back({"none", "cadical", "native"});
+    else std::fprintf(stderr, "siren-fuzz: native oracle unavailable: %s\n", b.error.c_str());
+  }
   for (const auto& red : reductions) {
     // What `siren race` accepts besides none. (SIR keeps control states; it runs only when
     // every access has a constant address, so a racy state is a control state.)
@@ -119,7 +243,7 @@ std::vector<Config> available_configs() {
 RunResult run_program(const Program& p, const DriverOptions& o) {
   RunResult rr;
   auto t0 = clock_type::now();
-  Translated t = translate(p.to_c(), o.tmp_dir);
+  Translated t = translate(p.to_c(), o.tmp_dir, o.broken_frontend);
   rr.frontend_seconds = since(t0);
   if (!t.tm) {  // the generator must only write programs the front end accepts
     rr.outcome = Outcome::Disagree;
@@ -138,6 +262,26 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
   rr.oracle = ex.verdict;
   rr.oracle_states = ex.states;
   if (ex.verdict == ir::ExploreVerdict::Unknown) {
+    // The generator only dereferences valid pointers (generator.hpp), so a memory-safety
+    // error the explorer finds must crash natively; if it does not, siren's model is wrong.
+    const bool native_on = std::any_of(o.configs.begin(), o.configs.end(), [](const Config& c) { return c.engine == "native"; });
+    if (native_on && ex.error_kind && *ex.error_kind == ir::AssertKind::MemSafety) {
+      const auto tn = clock_type::now();
+      const native::Binary bin = native_binary(o);
+      std::string why = bin.ok ? native_replay_error(bin, tm, ex, rr) : "native: " + bin.error;
+      rr.native_seconds += since(tn);
+      if (!why.empty()) {
+        rr.outcome = Outcome::Disagree;
+        rr.detail = "native execution: " + why;
+        ConfigResult cr;
+        cr.config = {"none", "cadical", "native"};
+        cr.agrees = false;
+        cr.why = rr.detail;
+        cr.result.verdict = encoder::Verdict::Unknown;
+        rr.checks.push_back(std::move(cr));
+        return rr;
+      }
+    }
     rr.outcome = Outcome::Skipped;
     rr.detail = "explorer: UNKNOWN: " + ex.reason;
     return rr;
@@ -219,6 +363,24 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
       if (!why.empty()) {
         cr.agrees = false;
         cr.why = fmt::format("{}: {}", c.str(), why);
+        if (rr.outcome != Outcome::Disagree) {
+          rr.outcome = Outcome::Disagree;
+          rr.detail = cr.why;
+        }
+      }
+      rr.checks.push_back(std::move(cr));
+      continue;
+    }
+    if (c.engine == "native") {
+      const std::string why = native_compare(p, tm, ex, [&]() -> const encoder::RaceAnswer& {
+        if (!race_base) race_base = race_under("none");
+        return *race_base;
+      }, o, rr);
+      cr.result.verdict = encoder::Verdict::Safe;
+      if (!why.empty()) {
+        cr.agrees = false;
+        cr.result.verdict = encoder::Verdict::Unsafe;
+        cr.why = "native execution: " + why;
         if (rr.outcome != Outcome::Disagree) {
           rr.outcome = Outcome::Disagree;
           rr.detail = cr.why;

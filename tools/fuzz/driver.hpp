@@ -20,12 +20,17 @@ struct Config {
   /// explicit search has no step bound; reduction and solver are then unused), or "race"
   /// (encoder::check_race under `reduction`, compared with check_race under none: a reduction
   /// must keep every racy state reachable), or "reach" (encoder::check_reach under
-  /// `reduction` on control states the explorer reached: each must be REACHABLE).
+  /// `reduction` on control states the explorer reached: each must be REACHABLE), or "native"
+  /// (the program compiled by clang-16 and run by the native oracle, native/: the explorer's
+  /// and race --reduction none's counterexamples must happen natively, and a program they
+  /// prove SAFE / race-free must stay so under DriverOptions::native_runs random and PCT
+  /// schedules).
   std::string engine = "bmc";
   std::string str() const {
     if (engine == "explicit") return "--engine explicit";
     if (engine == "race") return "race --reduction " + reduction;
     if (engine == "reach") return "check --reach --reduction " + reduction;
+    if (engine == "native") return "native execution";
     return "--engine " + engine + " --reduction " + reduction + " --solver " + solver;
   }
 };
@@ -46,6 +51,11 @@ struct DriverOptions {
   double safe_share = 0.3;          // share of free-form seeds steered towards SAFE
   /// "reach" configurations: how many of the explorer's control states to ask (0: all).
   std::size_t reach_samples = 0;
+  /// "native": schedules per stress test (one batch for assertions, one for races).
+  unsigned native_runs = 200;
+  /// Test-only: translate with frontend::FrontendOptions::test_drop_pointer_initialisers (a
+  /// deliberately broken front end the native oracle must catch).
+  bool broken_frontend = false;
 };
 
 /// generate() plus the verdict steering (driver.cpp): for a share of the free-form seeds,
@@ -71,6 +81,9 @@ struct RunResult {
   std::size_t error_workers = 0;      // ... of which not main
   double explore_seconds = 0, check_seconds = 0, frontend_seconds = 0;
   std::size_t reach_asked = 0;        // control states asked ("reach" configurations)
+  std::size_t native_replayed = 0;    // counterexamples (violation, race) replayed natively
+  std::size_t native_runs = 0;        // native stress-test runs of programs proven SAFE / race-free
+  double native_seconds = 0;
   std::vector<ConfigResult> checks;
 };
 

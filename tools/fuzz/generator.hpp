@@ -11,6 +11,11 @@
 // (`assert` from <assert.h> or `if (!c) reach_error();`) that fail in some interleavings only.
 // Besides the free-form template there are two targeted ones: "chain3" (the error needs a
 // 3-link hand-off between three worker threads) and "deep" (the error needs many steps).
+// Constructs that front ends get wrong (issue 17) are mixed in, each in >= 10% of the programs:
+// global / static pointer initialisers, pointers held in a struct, an array and a nested
+// aggregate, a pointer passed as the thread argument, helper calls whose result is discarded
+// or used, reads whose value is unused, and __VERIFIER_atomic_* functions against plain
+// accesses; `Program::constructs()` says which ones a program uses.
 #pragma once
 
 #include <cstdint>
@@ -26,7 +31,7 @@ struct Stmt {
     Loop,    // for (var = 0; var < n && (text); var++) { body }   (text may be empty)
     Lock,    // pthread_mutex_lock(&m); body; pthread_mutex_unlock(&m);
     Atomic,  // __VERIFIER_atomic_begin(); body; __VERIFIER_atomic_end();
-    Create,  // pthread_create(&h<n>, 0, t<n>, 0);  (only in main; removed with its thread)
+    Create,  // pthread_create(&h<n>, 0, t<n>, 0 or &g<arg_target>);  (only in main; removed with its thread)
     Join,    // pthread_join(h<n>, 0);
   };
   Kind kind = Kind::Simple;
@@ -40,6 +45,8 @@ struct Stmt {
 struct Thread {
   std::vector<Stmt> body;
   bool removed = false;  // deleted by the shrinker (keeps worker indices stable)
+  int arg_target = -1;   // created with argument &g<arg_target> (-1: 0); the body may then use
+                         // `ap`, declared `int *ap = (int *)arg;`
 };
 
 struct Program {
@@ -50,13 +57,29 @@ struct Program {
   int pointer_target = -1;           // p = &g<k> initially (-1: no pointer)
   bool mutex = false;
   bool nondet = false;               // declares __VERIFIER_nondet_bool
+  // Pointer holders (each element: the index k of the global g<k> it points to initially).
+  std::vector<int> global_ptrs;        // int *gp<i> = &g<k>;          (file scope)
+  std::vector<int> static_ptrs;        // static int *sp<i> = &g<k>;   (file scope)
+  std::vector<int> local_static_ptrs;  // static int *ls<i> = &g<k>;   (in each function using ls<i>)
+  int box_target = -1;                 // struct box { int *ptr; int v; } bx = { &g<k>, 0 };
+  std::vector<int> ptr_array;          // int *ptrs[n] = { &g<k>, ... };
+  std::vector<int> outer;              // struct outer { struct box in[2]; } ob = {{{&g<a>, 0}, {&g<b>, 1}}};
+  // Helper functions (each element: the global they access).
+  std::vector<int> getters;            // int get_g<k>(void) { return g<k>; }
+  std::vector<int> incrementers;       // int inc_g<k>(void) { g<k> = g<k> + 1; return g<k>; }
+  std::vector<int> atomic_fns;         // __VERIFIER_atomic_{set,get,inc}_g<k>
   std::vector<Thread> workers;       // t0.. (created by main's Create statements)
   std::vector<Stmt> main_body;
 
   /// The C text; `line_uids[line - 1]` is the uid of the statement printed on that line.
   std::string to_c(std::vector<int>* line_uids = nullptr) const;
   std::size_t size() const;          // number of statements (all levels), for reports
+  /// The constructs of `construct_names()` the live statements use (after shrinking too).
+  std::vector<std::string> constructs() const;
 };
+
+/// Every construct `Program::constructs()` can report, in report order.
+const std::vector<std::string>& construct_names();
 
 struct GeneratorOptions {
   int max_workers = 3;     // worker threads (plus main: 2-4 threads)

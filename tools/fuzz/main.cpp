@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
   std::string keep_dir;
   bool expect_disagreements = false, verbose = false, no_shrink = false;
   std::size_t stop_after = 0;
-  double require_mix = 0;
+  double require_mix = 0, require_constructs = 0;
   std::optional<std::uint64_t> print_seed;
   DriverOptions o;
   app.add_option("--programs,-n", programs, "Number of programs");
@@ -42,6 +42,9 @@ int main(int argc, char** argv) {
                "Exit 0 iff some disagreement was found (tests that a broken encoder is caught)");
   app.add_option("--require-mix", require_mix,
                  "Fail unless at least PCT% of the decided programs are UNSAFE and PCT% SAFE");
+  app.add_option("--require-constructs", require_constructs,
+                 "Fail unless every construct of the summary line `constructs:` appears in at least PCT% of "
+                 "the programs");
   std::vector<std::string> test_reductions;
   app.add_option("--test-reduction", test_reductions,
                  "Check only under this reduction (with CaDiCaL), even if it is not listed (e.g. test-broken, "
@@ -56,6 +59,19 @@ int main(int argc, char** argv) {
   app.add_option("--check-timeout", o.check_timeout, "Seconds per siren check run (default 30)");
   app.add_option("--reach-samples", o.reach_samples,
                  "Control states of the explorer asked per program and reduction with check --reach (default 0: all)");
+  app.add_option("--native-runs", o.native_runs,
+                 "Native oracle: schedules per stress test of a program proven SAFE / race-free (default 200)");
+  bool no_native = false, test_native_only = false, broken_native = false, generate_only = false;
+  app.add_flag("--generate-only", generate_only,
+               "Only generate the programs and print their statistics (with --require-constructs)");
+  app.add_flag("--no-native", no_native, "Leave out the native oracle");
+  app.add_flag("--test-native", test_native_only, "Compare only with the native oracle");
+  app.add_flag("--test-broken-frontend", o.broken_frontend,
+               "Translate with a deliberately broken front end (global pointer initialisers dropped; test only): "
+               "with --test-native and --expect-disagreements, shows the native oracle catches it");
+  app.add_flag("--test-broken-native", broken_native,
+               "Run the native oracle's runtime deliberately broken (it never preempts a thread; test only): "
+               "shows the comparison catches a broken oracle");
   app.add_option("--print", print_seed, "Print the program of this seed and exit");
   app.add_flag("--verbose,-v", verbose, "One line per program");
   CLI11_PARSE(app, argc, argv);
@@ -85,6 +101,9 @@ int main(int argc, char** argv) {
   // A test-only reduction is checked on its own (the point is that the oracle catches it; the
   // shrinker re-runs every configuration for every candidate program).
   if (!test_reductions.empty() || !test_race_reductions.empty()) o.configs.clear();
+  if (no_native) std::erase_if(o.configs, [](const Config& c) { return c.engine == "native"; });
+  if (test_native_only) std::erase_if(o.configs, [](const Config& c) { return c.engine != "native"; });
+  if (broken_native) ::setenv("SIREN_RT_TEST_BROKEN", "1", 1);
   for (const std::string& r : test_reductions) o.configs.push_back({r, "cadical"});
   for (const std::string& r : test_race_reductions) o.configs.push_back({r, "cadical", "race"});
   std::string cfgs;
@@ -99,7 +118,9 @@ int main(int argc, char** argv) {
   std::uint64_t explicit_compared = 0, explicit_safe = 0;  // --engine explicit vs the unbounded explorer
   std::uint64_t race_compared = 0, race_found = 0;          // race under a reduction vs under none
   std::uint64_t reach_asked = 0;                            // control states asked under reductions
-  std::map<std::string, std::uint64_t> verdicts, templ_total, templ_unsafe;
+  std::uint64_t native_programs = 0, native_replayed = 0, native_runs = 0;  // the native oracle
+  double t_native = 0;
+  std::map<std::string, std::uint64_t> verdicts, templ_total, templ_unsafe, construct_count;
   std::uint64_t three_workers = 0, deep = 0, max_steps = 0;
   double t_front = 0, t_explore = 0, t_check = 0, worst = 0;
   std::uint64_t worst_seed = 0;
@@ -109,6 +130,11 @@ int main(int argc, char** argv) {
     if (stop_after && disagreements >= stop_after) break;
     const std::uint64_t s = seed + n;
     const Program p = generate_program(s, o);
+    if (generate_only) {  // only the generator's statistics (constructs, templates)
+      ++templ_total[p.templ];
+      for (const std::string& c : p.constructs()) ++construct_count[c];
+      continue;
+    }
     const auto t0 = std::chrono::steady_clock::now();
     const RunResult r = run_program(p, o);
     const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -117,7 +143,12 @@ int main(int argc, char** argv) {
     t_explore += r.explore_seconds;
     t_check += r.check_seconds;
     reach_asked += r.reach_asked;
+    native_replayed += r.native_replayed;
+    native_runs += r.native_runs;
+    t_native += r.native_seconds;
+    for (const ConfigResult& c : r.checks) native_programs += c.config.engine == "native";
     ++templ_total[p.templ];
+    for (const std::string& c : p.constructs()) ++construct_count[c];
     for (const ConfigResult& c : r.checks)
       if (c.config.engine == "explicit" && c.result.engine == "explicit") {
         ++explicit_compared;
@@ -185,6 +216,15 @@ int main(int argc, char** argv) {
   for (const auto& [name, total] : templ_total)
     templ += fmt::format("{}{} {} ({} UNSAFE)", templ.empty() ? "" : ", ", name, total, templ_unsafe[name]);
   std::printf("templates: %s\n", templ.c_str());
+  std::string constructs;
+  std::vector<std::string> rare;
+  for (const std::string& name : construct_names()) {
+    const std::uint64_t k = construct_count[name];
+    const double pc = n > 0 ? 100.0 * static_cast<double>(k) / static_cast<double>(n) : 0;
+    constructs += fmt::format("{}{} {}/{} ({:.0f}%)", constructs.empty() ? "" : ", ", name, k, n, pc);
+    if (pc < require_constructs) rare.push_back(fmt::format("{} {:.0f}%", name, pc));
+  }
+  std::printf("constructs: %s\n", constructs.c_str());
   std::printf("UNSAFE whose shortest counterexample needs 3 worker threads: %llu; deep (>= 20 steps): %llu; "
               "longest shortest counterexample: %llu steps\n",
               static_cast<unsigned long long>(three_workers), static_cast<unsigned long long>(deep),
@@ -199,11 +239,21 @@ int main(int argc, char** argv) {
               static_cast<unsigned long long>(reach_asked));
   std::printf("race checks under a reduction compared with race --reduction none: %llu (%llu with a race)\n",
               static_cast<unsigned long long>(race_compared), static_cast<unsigned long long>(race_found));
+  std::printf("native oracle: %llu programs compiled and run, %llu counterexamples replayed natively, %llu native "
+              "runs of programs proven SAFE or race-free (%.1fs)\n",
+              static_cast<unsigned long long>(native_programs), static_cast<unsigned long long>(native_replayed),
+              static_cast<unsigned long long>(native_runs), t_native);
   std::printf("programs %llu, disagreements %llu\n", static_cast<unsigned long long>(n),
               static_cast<unsigned long long>(disagreements));
   bool ok = expect_disagreements ? disagreements > 0 : disagreements == 0;
   if (require_mix > 0 && (pu < require_mix || ps < require_mix)) {
     std::printf("FAIL: mix below %.0f%%\n", require_mix);
+    ok = false;
+  }
+  if (!rare.empty()) {
+    std::string list;
+    for (const std::string& r : rare) list += (list.empty() ? "" : ", ") + r;
+    std::printf("FAIL: constructs below %.0f%% of the programs: %s\n", require_constructs, list.c_str());
     ok = false;
   }
   return ok ? 0 : 1;
