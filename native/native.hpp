@@ -81,7 +81,7 @@ struct Run {
 struct Options {
   unsigned runs = 1000;
   std::uint64_t seed = 1;
-  std::string strategy = "mixed";  // mixed (PCT depth 1-3 and random in turn), pct, random
+  std::string strategy = "mixed";  // mixed (PCT depth 1-3, random, round robin), pct, random, round-robin
   unsigned pct_depth = 3;
   std::uint64_t pct_k = 50;        // PCT's first estimate of a run's steps (then: the longest seen)
   bool races = false;              // report data races (a run ends at the first)

@@ -208,8 +208,9 @@ void add_test_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--runs", args->runs, "Number of runs (default 1000)")->check(CLI::Range(1u, 100000000u));
   cmd->add_option("--seed", args->seed, "Seed of the first run (run i uses seed+i; default 1)");
   cmd->add_option("--strategy", args->strategy,
-                  "mixed (default: PCT with depth 1, 2, 3 and uniform random in turn), pct or random")
-      ->check(CLI::IsMember({"mixed", "pct", "random"}));
+                  "mixed (default: PCT with depth 1, 2, 3 on odd seeds; uniform random and round robin with a "
+                  "random quantum of 1-6 on even ones), pct, random or round-robin")
+      ->check(CLI::IsMember({"mixed", "pct", "random", "round-robin"}));
   cmd->add_option("--depth", args->depth, "PCT bug depth with --strategy pct (default 3)")->check(CLI::Range(1u, 8u));
   cmd->add_option("--pct-k", args->pct_k, "PCT's first estimate of the steps of a run (default 50; then the longest seen)");
   cmd->add_flag("--race", args->race, "Also report data races (two threads at conflicting accesses, not both atomic)");

@@ -20,7 +20,7 @@
  * parent copies the lines to $SIREN_RT_OUT and never runs main itself.
  *
  * Environment (all optional): SIREN_RT_RUNS (1), SIREN_RT_SEED (1), SIREN_RT_STRATEGY
- * (mixed|random|pct|replay), SIREN_RT_PCT_DEPTH (3), SIREN_RT_RACES (0|1), SIREN_RT_MAX_STEPS
+ * (mixed|random|pct|round-robin|replay), SIREN_RT_PCT_DEPTH (3), SIREN_RT_RACES (0|1), SIREN_RT_MAX_STEPS
  * (100000), SIREN_RT_RUN_MS (5000), SIREN_RT_STOP (1: stop after the first violation or
  * race), SIREN_RT_OUT (file; default stderr), SIREN_RT_LINES (pc -> line table, needed by
  * replay), SIREN_RT_REPLAY (replay file), SIREN_RT_ATOMIC_FNS / SIREN_RT_ERROR_FNS
@@ -51,7 +51,7 @@
 
 /* ---- configuration --------------------------------------------------------------------- */
 
-enum { S_RANDOM, S_PCT, S_REPLAY };
+enum { S_RANDOM, S_PCT, S_REPLAY, S_QUANTUM };
 
 static struct {
   unsigned long runs, max_steps, run_ms, pct_depth;
@@ -115,6 +115,7 @@ static int run_index, out_fd = 2;
 static const char *run_strategy = "random";
 static int in_child;
 static unsigned long pct_k = 50;
+static unsigned long quantum = 1; /* S_QUANTUM: scheduling points a thread keeps the CPU */
 static unsigned long pct_change[8];
 static int want_events = 1;
 
@@ -423,6 +424,16 @@ static int choose(void) {
     }
     return best;
   }
+  if (cfg.strategy == S_QUANTUM) {
+    /* Round robin with a fixed quantum: the strict alternation that bugs needing many
+     * preemptions want (PCT's depth and uniform random choices rarely give it). */
+    if (enabled(cur) && T[cur].run_len + 1 < quantum) return cur;
+    for (int i = 1; i <= nthreads; ++i) {
+      int t = (cur + i) % nthreads;
+      if (enabled(t)) return t;
+    }
+    return only;
+  }
   if (cfg.strategy == S_PCT) {
     for (unsigned i = 0; i < cfg.pct_depth - 1 && i < 8; ++i)
       if (pct_change[i] == steps && T[cur].live) T[cur].prio = cfg.pct_depth - 1 - i;
@@ -470,10 +481,12 @@ static void sched(struct event e) {
 /* No thread can move: a deadlock, unless every thread left is stuck for good in
  * __VERIFIER_assume(0) or abort() (siren's semantics: such a thread blocks), which prunes the run. */
 static void no_thread_can_move(uintptr_t pc, int self) {
+  /* A thread stopped for good may be what the others wait for (siren's Assume waits until
+   * its condition holds; natively the condition cannot be evaluated again): not a deadlock. */
   for (int t = 0; t < nthreads; ++t)
-    if (T[t].live && !T[t].finished && T[t].pending.kind != E_STUCK)
-      finish("deadlock", "no thread can move", pc, self, 0, -1);
-  finish("pruned", "every thread left is stopped by __VERIFIER_assume(0) or abort()", pc, self, 0, -1);
+    if (T[t].live && !T[t].finished && T[t].pending.kind == E_STUCK)
+      finish("pruned", "the threads left wait for one stopped by __VERIFIER_assume(0) or abort()", pc, self, 0, -1);
+  finish("deadlock", "no thread can move", pc, self, 0, -1);
 }
 
 /* The running thread `self` has ended: hand over to the next one. */
@@ -886,14 +899,19 @@ static void start_child(int index) {
   const unsigned long long seed = cfg.seed + (unsigned long long)index;
   rng_state = seed * 0x2545F4914F6CDD1DULL;
   (void)rnd();
-  if (cfg.strategy_mixed) cfg.strategy = (seed % 2 == 1) ? S_PCT : S_RANDOM;
+  /* mixed: PCT (odd seeds), uniform random and round robin (even seeds, in turn) */
+  if (cfg.strategy_mixed) cfg.strategy = seed % 2 == 1 ? S_PCT : seed % 4 == 0 ? S_RANDOM : S_QUANTUM;
+  if (cfg.strategy == S_QUANTUM) quantum = 1 + rnd() % 6;
   if (cfg.strategy == S_PCT) {
     cfg.pct_depth = 1 + (unsigned long)(seed / 2) % 3; /* mixed: depth 1, 2, 3 in turn */
     if (!cfg.strategy_mixed) cfg.pct_depth = env_ul("SIREN_RT_PCT_DEPTH", 3);
     if (cfg.pct_depth < 1) cfg.pct_depth = 1;
     for (unsigned i = 0; i + 1 < cfg.pct_depth && i < 8; ++i) pct_change[i] = 1 + rnd() % pct_k;
   }
-  run_strategy = cfg.strategy == S_PCT ? "pct" : cfg.strategy == S_REPLAY ? "replay" : "random";
+  run_strategy = cfg.strategy == S_PCT       ? "pct"
+                 : cfg.strategy == S_REPLAY  ? "replay"
+                 : cfg.strategy == S_QUANTUM ? "round-robin"
+                                             : "random";
   memset(T, 0, sizeof T);
   nthreads = 1;
   cur = 0;
@@ -943,6 +961,7 @@ __attribute__((constructor(101))) static void siren_rt_init(void) {
   cfg.strategy = S_RANDOM;
   cfg.strategy_mixed = !s || !*s || !strcmp(s, "mixed");
   if (s && !strcmp(s, "pct")) cfg.strategy = S_PCT;
+  if (s && !strcmp(s, "round-robin")) cfg.strategy = S_QUANTUM;
   if (s && !strcmp(s, "replay")) cfg.strategy = S_REPLAY;
   cfg.n_atomic_fns = parse_addrs("SIREN_RT_ATOMIC_FNS", cfg.atomic_fns, 64);
   cfg.n_error_fns = parse_addrs("SIREN_RT_ERROR_FNS", cfg.error_fns, 16);
