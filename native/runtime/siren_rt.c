@@ -236,6 +236,22 @@ static void load_replay(const char *path) {
   }
 }
 
+static int at_race_access(int t);
+
+/* Replay of a race: is thread t to wait? At its racy access, yes; and entering an atomic
+ * section while the other racy thread is not at its access yet (the racy access may be inside
+ * the section, which runs without a scheduling point). */
+static int race_hold(int t) {
+  if (at_race_access(t)) return 1;
+  if (T[t].pending.kind != E_ATOMIC) return 0;
+  int mine = 0, other_there = 0, other = 0;
+  for (int i = 0; i < nrrace; ++i) {
+    if (rrace[i].tid == t) mine = 1;
+    else { other = 1; other_there |= at_race_access(rrace[i].tid); }
+  }
+  return mine && other && !other_there;
+}
+
 /* Is thread t standing at its racy access (replay of a race)? */
 static int at_race_access(int t) {
   const struct event *e = &T[t].pending;
@@ -415,9 +431,9 @@ static int choose(void) {
     int best = -1;
     size_t best_pos = (size_t)-1;
     int held = 0; /* threads at their racy access wait while others can move */
-    for (int t = 0; t < nthreads; ++t) held += enabled(t) && at_race_access(t);
+    for (int t = 0; t < nthreads; ++t) held += enabled(t) && race_hold(t);
     for (int t = 0; t < nthreads; ++t) {
-      if (!enabled(t) || (held < n_en && at_race_access(t))) continue;
+      if (!enabled(t) || (held < n_en && race_hold(t))) continue;
       int exact;
       size_t p = replay_match(t, &exact);
       if (best < 0 || p < best_pos) { best = t; best_pos = p; }
