@@ -183,7 +183,7 @@ std::uint64_t hex(const nlohmann::json& j, const char* key) {
   return std::strtoull(j[key].get<std::string>().c_str(), nullptr, 16);
 }
 
-Summary run_binary(const Binary& b, const std::vector<std::string>& env, unsigned runs, double timeout_s) {
+Summary run_binary(const Binary& b, const std::vector<std::string>& env, double timeout_s) {
   Summary s;
   if (!b.ok) {
     s.error = b.error;
@@ -240,7 +240,6 @@ Summary run_binary(const Binary& b, const std::vector<std::string>& env, unsigne
     s.error = "the instrumented program produced no result (exit " + std::to_string(p.status) + "): " +
               first_lines(p.out, 3);
   }
-  (void)runs;
   return s;
 }
 
@@ -354,7 +353,7 @@ Summary run(const Binary& b, const Options& o) {
       "SIREN_RT_MAX_STEPS=" + std::to_string(o.max_steps),
       "SIREN_RT_RUN_MS=" + std::to_string(o.run_ms),
       "SIREN_RT_STOP=" + std::string(o.stop_at_first ? "1" : "0")};
-  return run_binary(b, env, o.runs, o.timeout_s);
+  return run_binary(b, env, o.timeout_s);
 }
 
 Schedule schedule_of(const std::vector<TraceStep>& trace, const std::vector<TraceRaceEnd>& race) {
@@ -403,7 +402,7 @@ Summary replay(const Binary& b, const Schedule& s, bool races, unsigned run_ms) 
   std::vector<std::string> env = {"SIREN_RT_RUNS=1", "SIREN_RT_STRATEGY=replay", "SIREN_RT_REPLAY=" + path,
                                   "SIREN_RT_RACES=" + std::string(races ? "1" : "0"),
                                   "SIREN_RT_RUN_MS=" + std::to_string(run_ms)};
-  return run_binary(b, env, 1, run_ms / 1000.0 + 10);
+  return run_binary(b, env, run_ms / 1000.0 + 10);
 }
 
 std::vector<TraceLine> trace_lines(const Binary& b, const Run& r) {

@@ -579,6 +579,11 @@ RT_API RT_NOINLINE void *__tsan_memset(void *d, int c, unsigned long n) {
 }
 
 /* C11 / GCC atomics: one atomic scheduling point, then the operation on real memory. */
+#define RT_FETCH(N, TY, OP)                                                                       \
+  RT_API RT_NOINLINE TY __tsan_atomic##N##_fetch_##OP(volatile TY *a, TY v, int mo) {             \
+    access_ev((uintptr_t)a, N / 8, E_RMW, 1, PC());                                               \
+    return __atomic_fetch_##OP(a, v, __ATOMIC_SEQ_CST);                                           \
+  }
 #define RT_ATOMICS(N, TY)                                                                         \
   RT_API RT_NOINLINE TY __tsan_atomic##N##_load(const volatile TY *a, int mo) {                   \
     access_ev((uintptr_t)a, N / 8, E_READ, 1, PC());                                              \
@@ -592,30 +597,12 @@ RT_API RT_NOINLINE void *__tsan_memset(void *d, int c, unsigned long n) {
     access_ev((uintptr_t)a, N / 8, E_RMW, 1, PC());                                               \
     return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST);                                           \
   }                                                                                               \
-  RT_API RT_NOINLINE TY __tsan_atomic##N##_fetch_add(volatile TY *a, TY v, int mo) {              \
-    access_ev((uintptr_t)a, N / 8, E_RMW, 1, PC());                                               \
-    return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST);                                            \
-  }                                                                                               \
-  RT_API RT_NOINLINE TY __tsan_atomic##N##_fetch_sub(volatile TY *a, TY v, int mo) {              \
-    access_ev((uintptr_t)a, N / 8, E_RMW, 1, PC());                                               \
-    return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST);                                            \
-  }                                                                                               \
-  RT_API RT_NOINLINE TY __tsan_atomic##N##_fetch_and(volatile TY *a, TY v, int mo) {              \
-    access_ev((uintptr_t)a, N / 8, E_RMW, 1, PC());                                               \
-    return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST);                                            \
-  }                                                                                               \
-  RT_API RT_NOINLINE TY __tsan_atomic##N##_fetch_or(volatile TY *a, TY v, int mo) {               \
-    access_ev((uintptr_t)a, N / 8, E_RMW, 1, PC());                                               \
-    return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST);                                             \
-  }                                                                                               \
-  RT_API RT_NOINLINE TY __tsan_atomic##N##_fetch_xor(volatile TY *a, TY v, int mo) {              \
-    access_ev((uintptr_t)a, N / 8, E_RMW, 1, PC());                                               \
-    return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST);                                            \
-  }                                                                                               \
-  RT_API RT_NOINLINE TY __tsan_atomic##N##_fetch_nand(volatile TY *a, TY v, int mo) {             \
-    access_ev((uintptr_t)a, N / 8, E_RMW, 1, PC());                                               \
-    return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST);                                           \
-  }                                                                                               \
+  RT_FETCH(N, TY, add)                                                                            \
+  RT_FETCH(N, TY, sub)                                                                            \
+  RT_FETCH(N, TY, and)                                                                            \
+  RT_FETCH(N, TY, or)                                                                             \
+  RT_FETCH(N, TY, xor)                                                                            \
+  RT_FETCH(N, TY, nand)                                                                           \
   RT_API RT_NOINLINE int __tsan_atomic##N##_compare_exchange_strong(volatile TY *a, TY *c, TY v,  \
                                                                     int mo, int fmo) {            \
     access_ev((uintptr_t)a, N / 8, E_RMW, 1, PC());                                               \

@@ -95,6 +95,13 @@ extern void reach_error(void);
 int main(void) { int v = __VERIFIER_nondet_int(); if (v == 123456) reach_error(); return 0; }
 )";
 
+// siren's trace of kLostUpdate's violation: inc#1 reads, inc#2 reads, both write.
+std::vector<TraceStep> lost_update_trace() {
+  return {{"main", 7, "inc#1", {}}, {"main", 8, "inc#2", {}}, {"inc#1", 4, "", {}},
+          {"inc#2", 4, "", {}},      {"inc#1", 4, "", {}},      {"inc#2", 4, "", {}},
+          {"main", 9, "", {}},       {"main", 10, "", {}},      {"main", 11, "", {}}};
+}
+
 Options opts(unsigned runs, bool races = false) {
   Options o;
   o.runs = runs;
@@ -175,11 +182,7 @@ TEST_CASE("native: races are conflicting pending accesses, not both atomic") {
 TEST_CASE("native: replay follows a trace's schedule and its nondet values") {
   Prog p("lost", kLostUpdate);
   REQUIRE(p.bin.ok);
-  // siren's trace of the lost update: inc#1 reads, inc#2 reads, both write.
-  std::vector<TraceStep> bad = {{"main", 7, "inc#1", {}}, {"main", 8, "inc#2", {}}, {"inc#1", 4, "", {}},
-                                {"inc#2", 4, "", {}},      {"inc#1", 4, "", {}},      {"inc#2", 4, "", {}},
-                                {"main", 9, "", {}},       {"main", 10, "", {}},      {"main", 11, "", {}}};
-  const Summary s = replay(p.bin, schedule_of(bad), false);
+  const Summary s = replay(p.bin, schedule_of(lost_update_trace()), false);
   REQUIRE(s.ok);
   REQUIRE(s.failure);
   CHECK(s.failure->outcome == Outcome::Violation);
@@ -215,10 +218,7 @@ TEST_CASE("native: the deliberately broken runtime (never preempts) is caught by
   Options o = opts(500);
   o.stop_at_first = false;
   const Summary s = run(p.bin, o);
-  std::vector<TraceStep> bad = {{"main", 7, "inc#1", {}}, {"main", 8, "inc#2", {}}, {"inc#1", 4, "", {}},
-                                {"inc#2", 4, "", {}},      {"inc#1", 4, "", {}},      {"inc#2", 4, "", {}},
-                                {"main", 9, "", {}},       {"main", 10, "", {}},      {"main", 11, "", {}}};
-  const Summary r = replay(p.bin, schedule_of(bad), false);
+  const Summary r = replay(p.bin, schedule_of(lost_update_trace()), false);
   ::unsetenv("SIREN_RT_TEST_BROKEN");
   REQUIRE(s.ok);
   CHECK_FALSE(s.failure);  // the lost update is never found: the first test case catches this
