@@ -135,7 +135,7 @@ TraceRow make_trace_row(const ir::ThreadModel& tm, const ir::Interpreter& interp
     }
   }
   if (pc < th.code.size() && th.code[pc].kind == ir::InstrKind::Havoc && !step.nondet.empty() &&
-      th.code[pc].lhs < th.locals.size() && row.stmt.find("__VERIFIER_nondet_") != std::string::npos) {
+      th.code[pc].lhs < th.locals.size() && th.code[pc].message.rfind("__VERIFIER_nondet_", 0) == 0) {
     const ir::Type ty = th.locals[th.code[pc].lhs].type;
     if (!ty.is_ptr()) row.nondet = ir::as_signed(ty, ir::normalize(ty, step.nondet[0].bits));
   }

@@ -1324,7 +1324,11 @@ ExprRef Translator::rv_call(const CallExpr* ce, bool want, QualType malloc_type)
     if (is_void) return nullptr;
     if (ce->getType()->isRealFloatingType()) unsupported(loc, "floating-point type");
     LocalId t = new_tmp(ret_t);
-    emit(InstrKind::Havoc, nullptr, nullptr, t);
+    ir::Instr h;
+    h.kind = InstrKind::Havoc;
+    h.lhs = t;
+    h.message = name + "()";  // a __VERIFIER_nondet_* call (traces say its value), also in a macro
+    emit(std::move(h));
     return em().mk_local(ret_t, t);
   }
   if (name == "__VERIFIER_atomic_begin") { emit(InstrKind::AtomicBegin); return zero(); }

@@ -111,7 +111,8 @@ struct Instr {
   std::uint32_t target = 0;    // Goto: index of the target instruction in the same body
   AssertKind assert_kind = AssertKind::Property;
   ObjectId obj = 0;            // Malloc: the heap object of this call site
-  std::string message;         // Assert: what fails ("reach_error() called", "assert(x > 0)")
+  std::string message;         // Assert: what fails ("reach_error() called", "assert(x > 0)");
+                               // Havoc: the __VERIFIER_nondet_* call it stands for, if any
   std::vector<std::uint32_t> threads;  // ThreadCreate in thread-model code: instance slots
 };
 
