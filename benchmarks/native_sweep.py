@@ -9,12 +9,14 @@ For every task of ../shared/benchmarks/svcomp/INDEX.tsv whose property siren ans
                (exactly the runner's command, no extra arguments);
   2. replay:   when siren says UNSAFE, `siren test FILE --replay VERDICT.json [--race] --json`:
                reproduced = exit 10 (the violation / the race happens natively);
-  3. stress:   `siren test FILE --runs 2000 --json [--race]` (strategy mixed, seed 1): the
-               outcome counts; a native violation (race) where siren said SAFE / SAFE up to
-               the bound (no race) is a CONTRADICTION. The stress run is made for every task,
-               not only the SAFE ones, so that
-  4.           every unreach-call task expected `false` gets "does `siren test` find the bug,
-               in which run k of N";
+  3. stress:   `siren test FILE --strategy pct --depth 0 --runs 2000 --max-steps 20000 --json
+               [--race]` (PCT with depth 1, 2, 3 in turn, seed 1): the outcome counts; a native
+               violation (race) where siren said SAFE / SAFE up to the bound (no race) is a
+               CONTRADICTION. The stress run is made for every task, not only the SAFE ones;
+  4. hunt:     an unreach-call task expected `false` whose bug the PCT stress run did not find
+               gets `siren test FILE --runs 20000 --json` (the default mixed strategy: PCT,
+               demote, random and round robin), so that every such task gets "does `siren
+               test` find the bug, in which run k of N, with which strategy";
   5. exit 6 (clang cannot compile it natively) and exit 2 (internal error) are recorded with
      the first line of the message; a task clang cannot compile or link is tried once more
      with --clang-retry's arguments (C89 leftovers: implicit declarations, gnu89 inline).
@@ -57,8 +59,9 @@ COLUMNS = [
     "replay", "replay_exit", "replay_message",
     "stress_result", "stress_exit", "stress_runs", "stress_outcomes", "stress_first_run",
     "stress_seconds", "stress_message",
+    "hunt_result", "hunt_runs", "hunt_first_run", "hunt_strategy", "hunt_seconds",
     "contradiction", "bug_found", "native_error", "clang_args", "note",
-    "verdict_command", "replay_command", "stress_command",
+    "verdict_command", "replay_command", "stress_command", "hunt_command",
 ]
 
 UNSAFE = "UNSAFE"
@@ -208,7 +211,8 @@ def do_task(t, a, work):
                    replay_command=shlex.join(["test", name, "--replay", "VERDICT.json"] + race))
 
     # 3./4. stress testing
-    cmd = [a.siren, "test", name, "--runs", str(a.runs), "--seed", str(a.seed),
+    cmd = [a.siren, "test", name, "--strategy", "pct", "--depth", "0", "--runs", str(a.runs),
+           "--seed", str(a.seed), "--max-steps", str(a.max_steps),
            "--timeout", str(a.stress_timeout)] + race + ["--json"]
     run, out, err = _native(cmd, cwd, a.stress_timeout + 120, stem + ".stress", a, state)
     doc = _json(out)
@@ -233,8 +237,26 @@ def do_task(t, a, work):
     if race and outcomes.get("violation", 0) > 0:
         notes.append("the race stress run ended in an assertion violation (not a race)")
     if prop == "unreach-call" and t["expected"] == "false":
-        row["bug_found"] = ("n/a" if failed else
-                            "yes" if outcomes.get("violation", 0) > 0 else "no")
+        found = outcomes.get("violation", 0) > 0
+        if not failed and not found:
+            # 4. the bug hunt: more runs, every strategy
+            cmd = [a.siren, "test", name, "--runs", str(a.hunt_runs), "--seed", str(a.seed),
+                   "--max-steps", str(a.max_steps), "--timeout", str(a.hunt_timeout), "--json"]
+            hrun, hout, herr = _native(cmd, cwd, a.hunt_timeout + 120, stem + ".hunt", a, state)
+            hdoc = _json(hout)
+            hfailed = _native_failure(hrun, herr)
+            if hfailed:
+                native_errors.append("hunt: " + hfailed)
+            houtcomes = hdoc.get("outcomes") if isinstance(hdoc.get("outcomes"), dict) else {}
+            found = houtcomes.get("violation", 0) > 0
+            row.update(hunt_result=str(hdoc.get("result") or ("ERROR" if hfailed else "")),
+                       hunt_runs=hdoc.get("runs", ""),
+                       hunt_first_run=hdoc["run"] + 1 if found and isinstance(hdoc.get("run"), int) else "",
+                       hunt_strategy=str(hdoc.get("strategy") or "") if found else "",
+                       hunt_seconds="%.2f" % float(hdoc.get("seconds", hrun["seconds"]) or 0),
+                       hunt_command=shlex.join(cmd[1:] + (["--"] + state["clang_args"]
+                                                          if state.get("clang_args") else [])))
+        row["bug_found"] = "n/a" if failed else "yes" if found else "no"
     if t["expected"] == "true" and native_bug and not failed:
         notes.append("native %s on a task expected true" % ("race" if race else "violation"))
     if state.get("clang_args"):
@@ -372,12 +394,18 @@ def render(rows, meta):
     o.append("1. `siren check FILE --json --timeout 60 --memory 4096` (unreach-call) or "
              "`siren race FILE ...` (no-data-race): the verdict, the benchmarks runner's command;")
     o.append("2. UNSAFE: `siren test FILE --replay VERDICT.json [--race]`, reproduced = exit 10;")
-    o.append("3. every task: `siren test FILE --runs %d --seed %d --timeout %d [--race] --json` "
-             "(strategy `mixed`: PCT depth 1, 2, 3 and uniform random in turn; it stops at the first "
-             "failing run). A native violation (with `--race`: a race) where siren said SAFE / "
-             "SAFE up to the bound (no race) is a **contradiction**; on an unreach-call task "
-             "expected `false` it is \"`siren test` finds the bug\", in run k of N.\n"
-             % (meta.get("runs", 2000), meta.get("seed", 1), meta.get("stress_timeout", 300)))
+    o.append("3. every task: `siren test FILE --strategy pct --depth 0 --runs %d --seed %d "
+             "--max-steps %d --timeout %d [--race] --json` (PCT with depth 1, 2, 3 in turn; it stops "
+             "at the first failing run). A native violation (with `--race`: a race) where siren said "
+             "SAFE / SAFE up to the bound (no race) is a **contradiction**; on an unreach-call task "
+             "expected `false` it is \"`siren test` finds the bug\", in run k of N;"
+             % (meta.get("runs", 2000), meta.get("seed", 1), meta.get("max_steps", 100000),
+                meta.get("stress_timeout", 300)))
+    o.append("4. an unreach-call task expected `false` whose bug step 3 missed: `siren test FILE "
+             "--runs %d --seed %d --max-steps %d --timeout %d --json` (the default strategy, "
+             "`mixed`: PCT, demote, random and round robin), the bug hunt.\n"
+             % (meta.get("hunt_runs", 20000), meta.get("seed", 1), meta.get("max_steps", 100000),
+                meta.get("hunt_timeout", 900)))
     o.append("Date: %s. Wall time of the sweep: %s. Machine: %s.\n" % (
         meta.get("date", "?"), meta.get("wall", "?"), meta.get("machine", "?")))
 
@@ -432,8 +460,14 @@ def render(rows, meta):
                 _task_link(r), r["property"], r["expected"], r["replay"], r["replay_exit"],
                 r["replay_message"] or r["native_error"]))
     section("Expected-false unreach-call tasks whose bug `siren test` did not find", missed,
-            lambda r: "`%s`: siren %s; %s runs, outcomes %s" % (
-                _task_link(r), r["verdict"], r["stress_runs"], r["stress_outcomes"]))
+            lambda r: "`%s`: siren %s; PCT: %s runs, outcomes %s; hunt: %s runs" % (
+                _task_link(r), r["verdict"], r["stress_runs"], r["stress_outcomes"],
+                r.get("hunt_runs") or "-"))
+    hunted = [r for r in found if r.get("hunt_first_run")]
+    section("Expected-false tasks whose bug only the hunt found", hunted,
+            lambda r: "`%s`: run %s of the hunt (%s schedule, %s s); PCT stress: none in %s runs" % (
+                _task_link(r), r["hunt_first_run"], r["hunt_strategy"], r["hunt_seconds"],
+                r["stress_runs"]))
     uniq, seen = [], set()
     for r in uncompilable + errors:
         if key_of(r) not in seen:
@@ -467,6 +501,10 @@ def render(rows, meta):
             s = "%s, run %s of %s" % (r["stress_result"], r["stress_first_run"], r["stress_runs"])
         elif r["stress_result"] == "NO VIOLATION FOUND":
             s = "none in %s runs" % r["stress_runs"]
+            if r.get("hunt_first_run"):
+                s += "; hunt: run %s of %s (%s)" % (r["hunt_first_run"], r["hunt_runs"], r["hunt_strategy"])
+            elif r.get("hunt_runs"):
+                s += "; hunt: none in %s runs" % r["hunt_runs"]
         else:
             s = r["stress_result"]
         if r.get("clang_args"):
@@ -490,7 +528,11 @@ def main():
     ap.add_argument("--memory", type=int, default=4096, help="siren check / race --memory (MB)")
     ap.add_argument("--runs", type=int, default=2000, help="siren test --runs")
     ap.add_argument("--seed", type=int, default=1, help="siren test --seed")
-    ap.add_argument("--stress-timeout", type=int, default=300, help="siren test --timeout")
+    ap.add_argument("--stress-timeout", type=int, default=900, help="siren test --timeout")
+    ap.add_argument("--max-steps", type=int, default=20000, help="siren test --max-steps")
+    ap.add_argument("--hunt-runs", type=int, default=20000,
+                    help="siren test --runs of the bug hunt (expected-false tasks the stress run missed)")
+    ap.add_argument("--hunt-timeout", type=int, default=900, help="siren test --timeout of the bug hunt")
     ap.add_argument("--replay-wall", type=int, default=120, help="wall-clock limit of a replay")
     ap.add_argument("--clang-retry",
                     default="-Wno-error=implicit-function-declaration -fgnu89-inline",
@@ -561,6 +603,7 @@ def main():
     old = json.load(open(meta_path)) if os.path.exists(meta_path) else {}
     meta = {
         "command": command, "runs": a.runs, "seed": a.seed, "stress_timeout": a.stress_timeout,
+        "max_steps": a.max_steps, "hunt_runs": a.hunt_runs, "hunt_timeout": a.hunt_timeout,
         "date": datetime.datetime.now().strftime("%Y-%m-%d %H:%M"),
         # a resumed sweep adds its wall time to the earlier part's
         "wall_seconds": wall + (old.get("wall_seconds", 0) if len(todo) < len(tasks) else 0),

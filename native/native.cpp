@@ -433,6 +433,10 @@ std::vector<TraceLine> trace_lines(const Binary& b, const Run& r) {
       case 'X': std::snprintf(buf, sizeof buf, "pthread_exit"); break;
       case 'A': std::snprintf(buf, sizeof buf, "atomic section begins"); break;
       case 'Y': std::snprintf(buf, sizeof buf, "yield"); break;
+      case 'N':
+        t.nondet = static_cast<std::int64_t>(e.addr);
+        std::snprintf(buf, sizeof buf, "nondet value %lld", static_cast<long long>(*t.nondet));
+        break;
       default: std::snprintf(buf, sizeof buf, "?"); break;
     }
     t.what = buf;

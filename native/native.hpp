@@ -81,8 +81,9 @@ struct Run {
 struct Options {
   unsigned runs = 1000;
   std::uint64_t seed = 1;
-  std::string strategy = "mixed";  // mixed (PCT depth 1-3, random, round robin), pct, random, round-robin
-  unsigned pct_depth = 3;
+  std::string strategy = "mixed";  // mixed (PCT depth 1-3, demote, random, round robin), pct, random,
+                                   // round-robin, demote (native/README.md)
+  unsigned pct_depth = 3;          // strategy pct: PCT's depth; 0: 1, 2, 3 in turn
   std::uint64_t pct_k = 50;        // PCT's first estimate of a run's steps (then: the longest seen)
   bool races = false;              // report data races (a run ends at the first)
   std::uint64_t max_steps = 100'000;
@@ -167,6 +168,7 @@ struct TraceLine {
   std::string file;
   unsigned line = 0;
   std::string what;
+  std::optional<std::int64_t> nondet;  // a __VERIFIER_nondet_* call's value (event 'N')
 };
 std::vector<TraceLine> trace_lines(const Binary& b, const Run& r);
 

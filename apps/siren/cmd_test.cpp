@@ -150,9 +150,11 @@ int run_test(const TestArgs& a) {
       j["message"] = s.failure->message;
       auto rows = nlohmann::ordered_json::array();
       unsigned step = 0;
-      for (const auto& t : trace)
+      for (const auto& t : trace) {
         rows.push_back({{"step", ++step}, {"thread", t.thread_name}, {"file", t.file}, {"line", t.line},
                         {"stmt", source_line(srcdir, t.file, t.line)}, {"event", t.what}});
+        if (t.nondet) rows.back()["nondet"] = *t.nondet;
+      }
       j["trace"] = rows;
     }
     std::printf("%s\n", j.dump(2).c_str());
@@ -208,10 +210,13 @@ void add_test_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--runs", args->runs, "Number of runs (default 1000)")->check(CLI::Range(1u, 100000000u));
   cmd->add_option("--seed", args->seed, "Seed of the first run (run i uses seed+i; default 1)");
   cmd->add_option("--strategy", args->strategy,
-                  "mixed (default: PCT with depth 1, 2, 3 on odd seeds; uniform random and round robin with a "
-                  "random quantum of 1-6 on even ones), pct, random or round-robin")
-      ->check(CLI::IsMember({"mixed", "pct", "random", "round-robin"}));
-  cmd->add_option("--depth", args->depth, "PCT bug depth with --strategy pct (default 3)")->check(CLI::Range(1u, 8u));
+                  "mixed (default: PCT with depth 1, 2, 3 on odd seeds; on even ones demote, uniform random and "
+                  "round robin with a random quantum of 1-6 in turn), pct, random, round-robin or demote (round "
+                  "robin among the threads not yet demoted; 1-3 change points demote the running thread behind all "
+                  "others)")
+      ->check(CLI::IsMember({"mixed", "pct", "random", "round-robin", "demote"}));
+  cmd->add_option("--depth", args->depth, "PCT bug depth with --strategy pct (default 3; 0: 1, 2, 3 in turn)")
+      ->check(CLI::Range(0u, 8u));
   cmd->add_option("--pct-k", args->pct_k, "PCT's first estimate of the steps of a run (default 50; then the longest seen)");
   cmd->add_flag("--race", args->race, "Also report data races (two threads at conflicting accesses, not both atomic)");
   cmd->add_option("--timeout", args->timeout, "Seconds for all runs (default 300)")->check(CLI::Range(0.1, 1e7));

@@ -20,7 +20,7 @@
  * parent copies the lines to $SIREN_RT_OUT and never runs main itself.
  *
  * Environment (all optional): SIREN_RT_RUNS (1), SIREN_RT_SEED (1), SIREN_RT_STRATEGY
- * (mixed|random|pct|round-robin|replay), SIREN_RT_PCT_DEPTH (3), SIREN_RT_RACES (0|1), SIREN_RT_MAX_STEPS
+ * (mixed|random|pct|round-robin|demote|replay), SIREN_RT_PCT_DEPTH (3; 0: 1, 2, 3 in turn), SIREN_RT_RACES (0|1), SIREN_RT_MAX_STEPS
  * (100000), SIREN_RT_RUN_MS (5000), SIREN_RT_STOP (1: stop after the first violation or
  * race), SIREN_RT_OUT (file; default stderr), SIREN_RT_LINES (pc -> line table, needed by
  * replay), SIREN_RT_REPLAY (replay file), SIREN_RT_ATOMIC_FNS / SIREN_RT_ERROR_FNS
@@ -51,7 +51,7 @@
 
 /* ---- configuration --------------------------------------------------------------------- */
 
-enum { S_RANDOM, S_PCT, S_REPLAY, S_QUANTUM };
+enum { S_RANDOM, S_PCT, S_REPLAY, S_QUANTUM, S_DEMOTE };
 
 static struct {
   unsigned long runs, max_steps, run_ms, pct_depth;
@@ -85,8 +85,10 @@ static int parse_addrs(const char *name, uintptr_t *out, int max) {
 /* ---- per-run state (a fork child) ------------------------------------------------------ */
 
 enum ev_kind { E_NONE, E_READ, E_WRITE, E_LOCK, E_UNLOCK, E_CREATE, E_JOIN, E_START, E_EXIT,
-               E_ATOMIC, E_YIELD, E_RMW, E_ERROR, E_STUCK };
-static const char ev_char[] = "-RWLUCJSXAYMVZ";
+               E_ATOMIC, E_YIELD, E_RMW, E_ERROR, E_STUCK, E_NONDET };
+/* E_NONDET ('N') is no scheduling point: logged when a __VERIFIER_nondet_* call returns, with
+ * the value (as 64 bits) in addr, so that a failing run's inputs can be given to siren. */
+static const char ev_char[] = "-RWLUCJSXAYMVZN";
 
 struct event {
   unsigned char kind;
@@ -101,7 +103,9 @@ struct thr {
   struct event pending;
   int live, finished, atomic_depth;
   unsigned long long prio;
+  unsigned level; /* S_DEMOTE: 0 = in the front group; n = demoted by the n-th change point */
   unsigned long run_len;
+  int fresh; /* chosen to start and not yet past its first scheduling point */
   void *(*fn)(void *);
   void *arg, *retval;
   pthread_t real;
@@ -117,6 +121,14 @@ static int in_child;
 static unsigned long pct_k = 50;
 static unsigned long quantum = 1; /* S_QUANTUM: scheduling points a thread keeps the CPU */
 static unsigned long pct_change[8];
+/* S_DEMOTE: change points (steps) at which the running thread is demoted behind every other,
+ * whether the front group is served round robin (else uniformly at random), and the step at
+ * which the current fairness epoch ends (every level is reset then: a thread spinning in the
+ * front group for a demoted one cannot livelock the run). */
+static unsigned long demote_at[4];
+static unsigned n_demote, demotions;
+static int demote_rr;
+static unsigned long epoch_end;
 static int want_events = 1;
 
 struct logged { int tid; unsigned char kind, atomic; uintptr_t pc, addr; };
@@ -443,12 +455,43 @@ static int choose(void) {
   if (cfg.strategy == S_QUANTUM) {
     /* Round robin with a fixed quantum: the strict alternation that bugs needing many
      * preemptions want (PCT's depth and uniform random choices rarely give it). */
-    if (enabled(cur) && T[cur].run_len + 1 < quantum) return cur;
+    if (enabled(cur) && (T[cur].run_len + 1 < quantum || T[cur].fresh)) return cur;
     for (int i = 1; i <= nthreads; ++i) {
       int t = (cur + i) % nthreads;
       if (enabled(t)) return t;
     }
     return only;
+  }
+  if (cfg.strategy == S_DEMOTE) {
+    /* Round robin (or uniform choice) among the front group; a change point moves the running
+     * thread behind all others. All threads start in the front group, so two workers can
+     * alternate strictly while the thread that created them is held back: the many
+     * preemptions PCT's depth cannot give (fib_bench, triangular). */
+    for (unsigned i = 0; i < n_demote; ++i)
+      if (demote_at[i] == steps && T[cur].live) T[cur].level = ++demotions;
+    if (steps >= epoch_end) {
+      for (int t = 0; t < nthreads; ++t) T[t].level = 0;
+      epoch_end = steps + 4096;
+    }
+    unsigned top = ~0u;
+    int n_top = 0;
+    for (int t = 0; t < nthreads; ++t)
+      if (enabled(t) && T[t].level <= top) { n_top = T[t].level < top ? 1 : n_top + 1; top = T[t].level; }
+    if (!demote_rr) {
+      unsigned long k = rnd() % (unsigned long)n_top;
+      for (int t = 0; t < nthreads; ++t)
+        if (enabled(t) && T[t].level == top && k-- == 0) return t;
+    }
+    if (enabled(cur) && T[cur].level == top && (T[cur].run_len + 1 < quantum || T[cur].fresh)) return cur;
+    /* The round goes in a random order (the threads' random PCT priorities): with a fixed
+     * order the thread created first always runs again before the one created next starts. */
+    int next = -1, first = -1;
+    for (int t = 0; t < nthreads; ++t) {
+      if (t == cur || !enabled(t) || T[t].level != top) continue;
+      if (T[t].prio > T[cur].prio && (next < 0 || T[t].prio < T[next].prio)) next = t;
+      if (first < 0 || T[t].prio < T[first].prio) first = t;
+    }
+    return next >= 0 ? next : first >= 0 ? first : cur;
   }
   if (cfg.strategy == S_PCT) {
     for (unsigned i = 0; i < cfg.pct_depth - 1 && i < 8; ++i)
@@ -486,6 +529,8 @@ static void sched(struct event e) {
   if (next < 0) no_thread_can_move(e.pc, self);
   replay_advance(next);
   T[next].run_len = next == self ? T[next].run_len + 1 : 0;
+  /* Round robin: a thread's start is not a turn of its own (the turn is its first event). */
+  T[next].fresh = T[next].pending.kind == E_START;
   log_event(next, &T[next].pending);
   if (next != self) {
     cur = next;
@@ -519,6 +564,7 @@ static void thread_ended(int self) {
   if (next < 0) no_thread_can_move(0, self);
   replay_advance(next);
   T[next].run_len = 0;
+  T[next].fresh = T[next].pending.kind == E_START;
   log_event(next, &T[next].pending);
   cur = next;
   sem_post(&T[next].sem);
@@ -709,23 +755,41 @@ RT_API void __wrap_abort(void) {
   stuck(PC());
 }
 
+static long long nondet_draw(long long lo, long long hi);
 static long long nondet_value(long long lo, long long hi) {
-  int t = cur;
+  const int t = cur;
   if (cfg.strategy == S_REPLAY && rnondet_i[t] < rnondet_n[t]) return rnondet[t][rnondet_i[t]++];
+  return nondet_draw(lo, hi);
+}
+/* The value the program got (after the conversion to the function's type). */
+static void nondet_log(long long v, uintptr_t pc) {
+  if (!in_child) return;
+  struct event e = {E_NONDET, 0, 0, (uintptr_t)(unsigned long long)v, pc};
+  log_event(cur, &e);
+}
+static long long nondet_draw(long long lo, long long hi) {
   unsigned long long r = rnd();
-  switch (r % 4) {
-    case 0: case 1: { /* small values, where most branches of test programs are decided */
+  switch (r % 8) {
+    case 0: case 1: { /* 0 and 1: the values of flags and of `if (nondet())` */
+      long long v = (long long)((r >> 8) & 1);
+      return v < lo ? lo : v > hi ? hi : v;
+    }
+    case 2: case 3: { /* small values, where most branches of test programs are decided */
       long long v = (long long)((r >> 8) % 9) - 4;
       if (v < lo) v = lo + (v - lo < 0 ? (lo - v) % 5 : 0);
       if (v > hi) v = hi;
       return v;
     }
-    case 2: return (long long)((r >> 8) % 256) - (lo < 0 ? 128 : 0);
+    case 4: case 5: return (long long)((r >> 8) % 256) - (lo < 0 ? 128 : 0);
     default: return (long long)rnd();
   }
 }
 #define RT_NONDET(NAME, TY, LO, HI)                                                 \
-  RT_API RT_WEAK TY __VERIFIER_nondet_##NAME(void) { return (TY)nondet_value(LO, HI); }
+  RT_API RT_WEAK RT_NOINLINE TY __VERIFIER_nondet_##NAME(void) {                         \
+    const TY v = (TY)nondet_value(LO, HI);                                                \
+    nondet_log((long long)v, PC());                                                       \
+    return v;                                                                             \
+  }
 RT_NONDET(int, int, -2147483647LL - 1, 2147483647LL)
 RT_NONDET(uint, unsigned, 0, 4294967295LL)
 RT_NONDET(long, long, -9223372036854775807LL - 1, 9223372036854775807LL)
@@ -737,7 +801,11 @@ RT_NONDET(uchar, unsigned char, 0, 255)
 RT_NONDET(unsigned, unsigned, 0, 4294967295LL)
 RT_NONDET(u32, unsigned, 0, 4294967295LL)
 RT_NONDET(size_t, unsigned long, 0, 9223372036854775807LL)
-RT_API RT_WEAK _Bool __VERIFIER_nondet_bool(void) { return (_Bool)(nondet_value(0, 1) & 1); }
+RT_API RT_WEAK RT_NOINLINE _Bool __VERIFIER_nondet_bool(void) {
+  const _Bool v = (_Bool)(nondet_value(0, 1) & 1);
+  nondet_log(v, PC());
+  return v;
+}
 RT_API RT_WEAK void *__VERIFIER_nondet_pointer(void) { return 0; }
 
 /* ---- pthreads (ld --wrap) --------------------------------------------------------------- */
@@ -903,17 +971,36 @@ static void start_child(int index) {
   rng_state = seed * 0x2545F4914F6CDD1DULL;
   (void)rnd();
   /* mixed: PCT (odd seeds), uniform random and round robin (even seeds, in turn) */
-  if (cfg.strategy_mixed) cfg.strategy = seed % 2 == 1 ? S_PCT : seed % 4 == 0 ? S_RANDOM : S_QUANTUM;
+  /* mixed: PCT on odd seeds; on even ones demotion, uniform random and round robin in turn */
+  if (cfg.strategy_mixed)
+    cfg.strategy = seed % 2 == 1 ? S_PCT : seed % 6 == 0 ? S_RANDOM : seed % 6 == 2 ? S_QUANTUM : S_DEMOTE;
   if (cfg.strategy == S_QUANTUM) quantum = 1 + rnd() % 6;
+  if (cfg.strategy == S_DEMOTE) {
+    demote_rr = rnd() % 3 != 0;
+    quantum = rnd() % 2 ? 1 : 1 + rnd() % 6;
+    n_demote = 1 + (unsigned)(rnd() % 3);
+    /* log-uniform over [1, k]: the early steps, where a creator is held back after its
+     * creates, are as likely as a late one per order of magnitude */
+    const unsigned bits = 64u - (unsigned)__builtin_clzl(pct_k); /* 2^(bits-1) <= k < 2^bits */
+    for (unsigned i = 0; i < n_demote; ++i) {
+      const unsigned b = (unsigned)(rnd() % bits);                    /* an order of magnitude */
+      demote_at[i] = (1UL << b) + rnd() % (1UL << b);                 /* uniform inside it */
+      if (demote_at[i] > pct_k) demote_at[i] = 1 + rnd() % pct_k;
+    }
+    demotions = 0;
+    epoch_end = 4096 + pct_k;
+  }
   if (cfg.strategy == S_PCT) {
     cfg.pct_depth = 1 + (unsigned long)(seed / 2) % 3; /* mixed: depth 1, 2, 3 in turn */
-    if (!cfg.strategy_mixed) cfg.pct_depth = env_ul("SIREN_RT_PCT_DEPTH", 3);
+    /* --strategy pct: the given depth; depth 0: 1, 2, 3 in turn, as in mixed */
+    if (!cfg.strategy_mixed && env_ul("SIREN_RT_PCT_DEPTH", 3) != 0) cfg.pct_depth = env_ul("SIREN_RT_PCT_DEPTH", 3);
     if (cfg.pct_depth < 1) cfg.pct_depth = 1;
     for (unsigned i = 0; i + 1 < cfg.pct_depth && i < 8; ++i) pct_change[i] = 1 + rnd() % pct_k;
   }
   run_strategy = cfg.strategy == S_PCT       ? "pct"
                  : cfg.strategy == S_REPLAY  ? "replay"
                  : cfg.strategy == S_QUANTUM ? "round-robin"
+                 : cfg.strategy == S_DEMOTE  ? "demote"
                                              : "random";
   memset(T, 0, sizeof T);
   nthreads = 1;
@@ -965,6 +1052,7 @@ __attribute__((constructor(101))) static void siren_rt_init(void) {
   cfg.strategy_mixed = !s || !*s || !strcmp(s, "mixed");
   if (s && !strcmp(s, "pct")) cfg.strategy = S_PCT;
   if (s && !strcmp(s, "round-robin")) cfg.strategy = S_QUANTUM;
+  if (s && !strcmp(s, "demote")) cfg.strategy = S_DEMOTE;
   if (s && !strcmp(s, "replay")) cfg.strategy = S_REPLAY;
   cfg.n_atomic_fns = parse_addrs("SIREN_RT_ATOMIC_FNS", cfg.atomic_fns, 64);
   cfg.n_error_fns = parse_addrs("SIREN_RT_ERROR_FNS", cfg.error_fns, 16);

@@ -6,7 +6,8 @@ if(TARGET siren-fuzz)
   # REACHABLE (check --reach), and race checking under mpor and sir must agree with none.
   # Every program also runs natively (native/: clang-16, real threads): every counterexample
   # of the explorer and of race --reduction none happens natively, and no program proven
-  # SAFE / race-free fails in 200 random and PCT schedules (x2: assertions, races).
+  # SAFE / race-free fails in 200 PCT schedules and 100 of the mixed strategy (x2: assertions,
+  # races).
   # Six parts of 50 for ctest -j; control states asked per program and reduction: a random 30
   # (the long sweep without --reach-samples is tools/fuzz/README.md's).
   foreach(_first 1 51 101 151 201 251)

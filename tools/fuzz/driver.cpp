@@ -140,12 +140,31 @@ std::string native_compare(const Program& p, const ir::ThreadModel& tm, const ir
   no.seed = p.seed * 7919;
   no.run_ms = 3000;
   no.timeout_s = 120;
+  // A stress test: native_runs PCT schedules (depth 1, 2, 3 in turn), then half as many of the
+  // mixed strategy (its demote, round-robin and random schedules reach what PCT's few
+  // preemptions do not). The first failure of either is the answer.
+  auto stress = [&bin](native::Options opt) {
+    native::Options pct = opt;
+    pct.strategy = "pct";
+    pct.pct_depth = 0;
+    native::Summary s = native::run(bin, pct);
+    if (!s.ok || s.failure || s.count(native::Outcome::Crash)) return s;
+    native::Options mixed = opt;
+    mixed.runs = std::max(1u, opt.runs / 2);
+    mixed.seed = opt.seed + opt.runs;
+    native::Summary m = native::run(bin, mixed);
+    if (!m.ok) return m;
+    m.runs += s.runs;
+    m.seconds += s.seconds;
+    for (const auto& [outcome, n] : s.counts) m.counts[outcome] += n;
+    return m;
+  };
   // Assertions: the explorer's counterexample happens natively; a program it proves SAFE
   // (every execution ends within the bound) has no native violation.
   if (ex.verdict == ir::ExploreVerdict::Unsafe) {
     if (std::string why = native_replay_error(bin, tm, ex, rr); !why.empty()) return why;
   } else if (ex.verdict == ir::ExploreVerdict::Safe) {
-    const native::Summary s = native::run(bin, no);
+    const native::Summary s = stress(no);
     rr.native_runs += s.runs;
     if (!s.ok) return "native: " + s.error;
     if (s.failure)
@@ -172,7 +191,7 @@ std::string native_compare(const Program& p, const ir::ThreadModel& tm, const ir
     native::Options ro = no;
     ro.races = true;
     ro.seed = p.seed * 7919 + 1;
-    const native::Summary s = native::run(bin, ro);
+    const native::Summary s = stress(ro);
     rr.native_runs += s.runs;
     if (!s.ok) return "native: " + s.error;
     if (s.failure && s.failure->outcome == native::Outcome::Race)

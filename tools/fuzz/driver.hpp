@@ -23,8 +23,8 @@ struct Config {
   /// `reduction` on control states the explorer reached: each must be REACHABLE), or "native"
   /// (the program compiled by clang-16 and run by the native oracle, native/: the explorer's
   /// and race --reduction none's counterexamples must happen natively, and a program they
-  /// prove SAFE / race-free must stay so under DriverOptions::native_runs random and PCT
-  /// schedules).
+  /// prove SAFE / race-free must stay so under DriverOptions::native_runs PCT schedules and
+  /// half as many of the mixed strategy).
   std::string engine = "bmc";
   std::string str() const {
     if (engine == "explicit") return "--engine explicit";

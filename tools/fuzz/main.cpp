@@ -60,7 +60,8 @@ int main(int argc, char** argv) {
   app.add_option("--reach-samples", o.reach_samples,
                  "Control states of the explorer asked per program and reduction with check --reach (default 0: all)");
   app.add_option("--native-runs", o.native_runs,
-                 "Native oracle: schedules per stress test of a program proven SAFE / race-free (default 200)");
+                 "Native oracle: PCT schedules per stress test of a program proven SAFE / race-free, then half as many "
+                 "of the mixed strategy (default 200)");
   bool no_native = false, test_native_only = false, broken_native = false, generate_only = false;
   app.add_flag("--generate-only", generate_only,
                "Only generate the programs and print their statistics (with --require-constructs)");

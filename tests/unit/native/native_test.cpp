@@ -204,6 +204,63 @@ TEST_CASE("native: replay follows a trace's schedule and its nondet values") {
   CHECK_FALSE(miss.failure);
 }
 
+// fib_bench's pattern (../shared/benchmarks/svcomp/pthread/fib_bench_longer-2.c, smaller): the
+// violation needs the two workers' atomic sections to alternate strictly, eight preemptions,
+// while main, which created them, waits. PCT's depth cannot give that; demote can.
+const char* kAlternate = R"(#include <pthread.h>
+extern void reach_error(void);
+extern void __VERIFIER_atomic_begin(void);
+extern void __VERIFIER_atomic_end(void);
+int i = 1, j = 1;
+void *t1(void *a) { for (int k = 0; k < 4; k++) { __VERIFIER_atomic_begin(); i += j; __VERIFIER_atomic_end(); } return 0; }
+void *t2(void *a) { for (int k = 0; k < 4; k++) { __VERIFIER_atomic_begin(); j += i; __VERIFIER_atomic_end(); } return 0; }
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, t1, 0);
+  pthread_create(&b, 0, t2, 0);
+  __VERIFIER_atomic_begin();
+  int big = i >= 34 || j >= 34;
+  __VERIFIER_atomic_end();
+  if (big) reach_error();
+  return 0;
+}
+)";
+
+TEST_CASE("native: demote finds a bug that needs strict alternation; PCT does not") {
+  Prog p("alternate", kAlternate);
+  REQUIRE(p.bin.ok);
+  Options o = opts(2000);
+  o.strategy = "demote";
+  const Summary d = run(p.bin, o);
+  REQUIRE(d.ok);
+  REQUIRE(d.failure);
+  CHECK(d.failure->strategy == "demote");
+  o.strategy = "pct";
+  o.pct_depth = 3;
+  o.runs = 500;
+  const Summary c = run(p.bin, o);
+  REQUIRE(c.ok);
+  CHECK_FALSE(c.failure);
+  CHECK(c.runs == 500);
+}
+
+TEST_CASE("native: a failing run reports the nondet values its threads got") {
+  Prog p("nondet3", R"(extern int __VERIFIER_nondet_int(void);
+extern void reach_error(void);
+int main(void) { int v = __VERIFIER_nondet_int(); if (v == -3) reach_error(); return 0; }
+)");
+  REQUIRE(p.bin.ok);
+  const Summary s = run(p.bin, opts(2000));
+  REQUIRE(s.failure);
+  int values = 0;
+  for (const Event& e : s.failure->events) {
+    if (e.kind != 'N') continue;
+    CHECK(static_cast<std::int64_t>(e.addr) == -3);
+    ++values;
+  }
+  CHECK(values == 1);
+}
+
 TEST_CASE("native: a program clang rejects is an error with its diagnostic") {
   Prog p("bad", "int main(void) { return x; }\n");
   CHECK_FALSE(p.bin.ok);
