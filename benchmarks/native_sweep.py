@@ -212,7 +212,7 @@ def do_task(t, a, work):
 
     # 3./4. stress testing
     cmd = [a.siren, "test", name, "--strategy", "pct", "--depth", "0", "--runs", str(a.runs),
-           "--seed", str(a.seed), "--max-steps", str(a.max_steps),
+           "--seed", str(a.seed), "--max-steps", str(a.max_steps), "--run-timeout-ms", str(a.run_ms),
            "--timeout", str(a.stress_timeout)] + race + ["--json"]
     run, out, err = _native(cmd, cwd, a.stress_timeout + 120, stem + ".stress", a, state)
     doc = _json(out)
@@ -241,7 +241,8 @@ def do_task(t, a, work):
         if not failed and not found:
             # 4. the bug hunt: more runs, every strategy
             cmd = [a.siren, "test", name, "--runs", str(a.hunt_runs), "--seed", str(a.seed),
-                   "--max-steps", str(a.max_steps), "--timeout", str(a.hunt_timeout), "--json"]
+                   "--max-steps", str(a.max_steps), "--run-timeout-ms", str(a.run_ms),
+                   "--timeout", str(a.hunt_timeout), "--json"]
             hrun, hout, herr = _native(cmd, cwd, a.hunt_timeout + 120, stem + ".hunt", a, state)
             hdoc = _json(hout)
             hfailed = _native_failure(hrun, herr)
@@ -395,17 +396,19 @@ def render(rows, meta):
              "`siren race FILE ...` (no-data-race): the verdict, the benchmarks runner's command;")
     o.append("2. UNSAFE: `siren test FILE --replay VERDICT.json [--race]`, reproduced = exit 10;")
     o.append("3. every task: `siren test FILE --strategy pct --depth 0 --runs %d --seed %d "
-             "--max-steps %d --timeout %d [--race] --json` (PCT with depth 1, 2, 3 in turn; it stops "
+             "--max-steps %d --run-timeout-ms %d --timeout %d [--race] --json` (PCT with depth 1, 2, 3 "
+             "in turn; it stops "
              "at the first failing run). A native violation (with `--race`: a race) where siren said "
              "SAFE / SAFE up to the bound (no race) is a **contradiction**; on an unreach-call task "
              "expected `false` it is \"`siren test` finds the bug\", in run k of N;"
              % (meta.get("runs", 2000), meta.get("seed", 1), meta.get("max_steps", 100000),
-                meta.get("stress_timeout", 300)))
+                meta.get("run_ms", 5000), meta.get("stress_timeout", 300)))
     o.append("4. an unreach-call task expected `false` whose bug step 3 missed: `siren test FILE "
-             "--runs %d --seed %d --max-steps %d --timeout %d --json` (the default strategy, "
+             "--runs %d --seed %d --max-steps %d --run-timeout-ms %d --timeout %d --json` (the default "
+             "strategy, "
              "`mixed`: PCT, demote, random and round robin), the bug hunt.\n"
              % (meta.get("hunt_runs", 20000), meta.get("seed", 1), meta.get("max_steps", 100000),
-                meta.get("hunt_timeout", 900)))
+                meta.get("run_ms", 5000), meta.get("hunt_timeout", 900)))
     o.append("Date: %s. Wall time of the sweep: %s. Machine: %s.\n" % (
         meta.get("date", "?"), meta.get("wall", "?"), meta.get("machine", "?")))
 
@@ -530,6 +533,9 @@ def main():
     ap.add_argument("--seed", type=int, default=1, help="siren test --seed")
     ap.add_argument("--stress-timeout", type=int, default=900, help="siren test --timeout")
     ap.add_argument("--max-steps", type=int, default=20000, help="siren test --max-steps")
+    ap.add_argument("--run-ms", type=int, default=1000,
+                    help="siren test --run-timeout-ms (a spin loop on locals has no scheduling point: "
+                         "only the run's time limit ends it)")
     ap.add_argument("--hunt-runs", type=int, default=20000,
                     help="siren test --runs of the bug hunt (expected-false tasks the stress run missed)")
     ap.add_argument("--hunt-timeout", type=int, default=900, help="siren test --timeout of the bug hunt")
@@ -604,6 +610,7 @@ def main():
     meta = {
         "command": command, "runs": a.runs, "seed": a.seed, "stress_timeout": a.stress_timeout,
         "max_steps": a.max_steps, "hunt_runs": a.hunt_runs, "hunt_timeout": a.hunt_timeout,
+        "run_ms": a.run_ms,
         "date": datetime.datetime.now().strftime("%Y-%m-%d %H:%M"),
         # a resumed sweep adds its wall time to the earlier part's
         "wall_seconds": wall + (old.get("wall_seconds", 0) if len(todo) < len(tasks) else 0),

@@ -34,6 +34,7 @@
 #include <clang/AST/RecordLayout.h>
 #include <clang/AST/Stmt.h>
 #include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/DiagnosticLex.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/Frontend/ASTUnit.h>
 #include <clang/Lex/Lexer.h>
@@ -86,6 +87,8 @@ class CollectingConsumer : public DiagnosticConsumer {
     llvm::SmallString<128> msg;
     info.FormatDiagnostic(msg);
     d.message = std::string("error: ") + msg.c_str();
+    // A missing header (svcomp.h, a kernel header): say how to give it.
+    if (info.getID() == clang::diag::err_pp_file_not_found) d.message += " (add -I DIR)";
     if (info.getLocation().isValid() && info.hasSourceManager()) {
       const SourceManager& sm = info.getSourceManager();
       PresumedLoc p = sm.getPresumedLoc(sm.getExpansionLoc(info.getLocation()));

@@ -300,6 +300,7 @@ Binary compile(const std::string& c_file, const std::vector<std::string>& clang_
   Proc p = run_process(cc, {}, 120);
   if (p.status != 0) {
     b.error = "clang could not compile the program: " + first_error(p.out);
+    if (b.error.find("file not found") != std::string::npos) b.error += " (add -I DIR)";
     return b;
   }
   std::string wrap = "-Wl";

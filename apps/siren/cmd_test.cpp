@@ -2,8 +2,11 @@
 // clang-16 with ThreadSanitizer's instrumentation, linked with siren's scheduling runtime and
 // run many times, each time under a seeded random or PCT schedule (probabilistic concurrency
 // testing). Finds bugs in programs too large to verify; finding none proves nothing. Shares
-// nothing with siren's front end, thread model or interpreter.
+// nothing with siren's front end, thread model or interpreter — which is why a failing run is
+// then followed by siren's interpreter over siren's model of the same file
+// (native_confirm.hpp): agreement is evidence, disagreement a bug in siren's model.
 #include "apps/siren/commands.hpp"
+#include "apps/siren/native_confirm.hpp"
 #include "native/native.hpp"
 
 #include <nlohmann/json.hpp>
@@ -14,6 +17,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -34,6 +38,7 @@ struct TestArgs {
   unsigned run_ms = 5000;
   bool json = false;
   bool keep = false;
+  bool broken_frontend = false;  // test only: confirm with the front end that drops pointer initialisers
   std::string replay;  // a check/race --json output whose trace is replayed natively
   std::vector<std::string> defines, includes, clang_args;
 };
@@ -135,6 +140,16 @@ int run_test(const TestArgs& a) {
   if (s.failure) trace = native::trace_lines(bin, *s.failure);
   const bool found = s.failure.has_value();
   const char* what = found && s.failure->outcome == native::Outcome::Race ? "DATA RACE" : "VIOLATION";
+  // A failing run of our own schedules is followed by siren's interpreter (a replayed siren
+  // trace came from siren's model in the first place). The exit code stays that of the
+  // native result: the violation happened.
+  std::optional<Confirmation> confirmation;
+  if (found && a.replay.empty()) {
+    ConfirmOptions co;
+    co.clang_args = cargs;
+    co.test_drop_pointer_initialisers = a.broken_frontend;
+    confirmation = confirm_native_failure(a.file, co, bin, *s.failure);
+  }
   if (a.json) {
     nlohmann::ordered_json j;
     j["result"] = found ? what : "NO VIOLATION FOUND";
@@ -156,6 +171,10 @@ int run_test(const TestArgs& a) {
         if (t.nondet) rows.back()["nondet"] = *t.nondet;
       }
       j["trace"] = rows;
+      if (confirmation)
+        j["interpreter"] = {{"result", confirm_result_name(confirmation->result)},
+                            {"why", confirmation->why},
+                            {"steps", confirmation->steps}};
     }
     std::printf("%s\n", j.dump(2).c_str());
   } else if (found) {
@@ -181,6 +200,23 @@ int run_test(const TestArgs& a) {
       line += "  " + locs[i] + std::string(wl - locs[i].size(), ' ');
       line += "  " + source_line(srcdir, t.file, t.line) + "   [" + t.what + "]";
       std::printf("%s\n", line.c_str());
+    }
+    if (confirmation) {
+      const Confirmation& c = *confirmation;
+      switch (c.result) {
+        case ConfirmResult::Confirmed:
+          std::printf("confirmed by siren's interpreter: the same %s (%zu siren steps; %s)\n",
+                      f.outcome == native::Outcome::Race ? "data race" : "violation", c.steps, c.why.c_str());
+          break;
+        case ConfirmResult::NotConfirmed:
+          std::printf("NOT confirmed by siren's interpreter: %s — a disagreement between native execution and "
+                      "siren's model of the program; please report it\n",
+                      c.why.c_str());
+          break;
+        case ConfirmResult::NotChecked:
+          std::printf("not checked by siren's interpreter: %s\n", c.why.c_str());
+          break;
+      }
     }
     std::printf("outcomes: %s\n", mix.c_str());
     if (a.replay.empty())
@@ -228,6 +264,10 @@ void add_test_command(CLI::App& app, int& exit_code) {
       ->check(CLI::ExistingFile);
   cmd->add_flag("--json", args->json, "Print one JSON object");
   cmd->add_flag("--keep", args->keep, "Keep the instrumented program (its directory is printed on failure)");
+  // Hidden, test only: shows that a wrong model of the program is NOT confirmed.
+  cmd->add_flag("--test-broken-frontend", args->broken_frontend,
+                "Confirm a failing run with a deliberately broken front end (global pointer initialisers dropped)")
+      ->group("");
   cmd->add_option("-D", args->defines, "Preprocessor definition passed to clang");
   cmd->add_option("-I", args->includes, "Include directory passed to clang");
   cmd->add_option("clang_args", args->clang_args, "Arguments after -- are passed to clang");
