@@ -33,7 +33,7 @@ const char* const kWrapped[] = {
     "pthread_mutex_unlock", "pthread_mutex_trylock", "pthread_mutex_init",   "pthread_mutex_destroy",
     "pthread_cond_wait",    "pthread_cond_timedwait", "pthread_cond_signal", "pthread_cond_broadcast",
     "pthread_cond_init",    "pthread_cond_destroy", "sched_yield",           "usleep",
-    "sleep",                "nanosleep",            "abort"};
+    "sleep",                "nanosleep",            "abort",                 "malloc"};
 
 struct Proc {
   int status = -1;

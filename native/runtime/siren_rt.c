@@ -750,6 +750,15 @@ RT_API RT_WEAK void __VERIFIER_assume(int c) {
     stuck(PC());
   }
 }
+/* malloc'd memory is zeroed: siren treats its first contents as nondet, natively they would
+ * be whatever the allocator had (earlier frees, the runtime's own use), so a replay of a siren
+ * trace or a run's seed would not repeat. Zero is one of the values siren considers. */
+void *__real_malloc(size_t);
+RT_API void *__wrap_malloc(size_t n) {
+  void *p = __real_malloc(n);
+  if (p) memset(p, 0, n);
+  return p;
+}
 RT_API void __wrap_abort(void) {
   if (!in_child) abort();
   stuck(PC());
