@@ -7,10 +7,12 @@
 //  * an event of native thread n at line L moves n's siren thread until it executes an
 //    instruction at L that can give such an event (a read loads memory, a write stores, a lock
 //    is a Lock, a pthread_create a ThreadCreate, ...); the steps before it (locals, branches,
-//    accesses the compiler's instrumentation does not see) have no event of their own;
-//  * one siren instruction may stand for several native accesses (one step that loads and
-//    stores): a later access of the same thread at the same line is absorbed by the last
-//    instruction matched while it has an access of that kind left;
+//    accesses the compiler's instrumentation does not see) have no event of their own. When
+//    the native address lies in a global (the symbol table says), the instruction that
+//    accesses that global is preferred;
+//  * the accesses siren makes that no event has claimed yet (the rest of one step that reads
+//    and writes, or accesses of a statement C lets the two compilers order differently) are
+//    owed: a later event of the thread at the same line claims one instead of moving it;
 //  * reading a pthread call's argument (the mutex pointer) is absorbed without stepping: the
 //    call's instruction executes at the call's own event, when the lock is really taken;
 //  * steps without native events (the rest of a finished thread, the end of an atomic
@@ -25,10 +27,10 @@
 //    siren's thread waits with the section held. If the section has written nothing, the
 //    thread goes back to the section's entry and never moves again.
 // A violation is confirmed when the failing thread fails a Property assertion at the native
-// failure's line after the last event; a data race when both threads then stand at accesses
-// of one cell, one of them a write. Nothing is forced: an event siren's thread does not reach
-// within kStepCap steps, a thread siren blocks, or a violation siren reaches elsewhere or
-// earlier is a disagreement.
+// failure's line after the last event; a data race when the two threads come to accesses at
+// their racy lines (or owe one there) that touch one data cell, one of them a write. Nothing
+// is forced: an event siren's thread does not reach within kStepCap steps, a thread siren
+// blocks, or a violation siren reaches elsewhere or earlier is a disagreement.
 #include "apps/siren/native_confirm.hpp"
 
 #include "frontend/frontend.hpp"
