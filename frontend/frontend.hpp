@@ -26,10 +26,15 @@ struct FrontendResult {
   FrontendStatus status = FrontendStatus::InputError;
   std::optional<ir::Program> program;   // set iff status == Ok
   std::vector<Diagnostic> diagnostics;  // errors (InputError) or unsupported constructs
+  std::vector<Diagnostic> warnings;     // assumptions the model makes ("warning: ..."), any status
 };
 
 struct FrontendOptions {
   std::vector<std::string> extra_args;  // passed to clang (-D, -I, ...)
+  /// A call to a function without a body returns an arbitrary value of its return type and
+  /// changes nothing else (CBMC's convention; each such function gets one warning). False:
+  /// such a call is `unsupported` (siren's --no-undefined-nondet).
+  bool undefined_nondet = true;
   /// TEST ONLY: a deliberately broken front end that drops every address initialiser of a
   /// global pointer cell (`int *p = &g;` starts as null), so that a test can show the native
   /// oracle catches a wrong front end. No `siren` flag sets it.

@@ -246,6 +246,8 @@ class Translator {
   FileID main_file_;
   ir::Program prog_;
   std::vector<Diagnostic> diags_;
+  std::vector<Diagnostic> warnings_;
+  std::set<std::string> warned_;  // one warning per subject (function name, ...)
   std::unordered_map<const FunctionDecl*, ir::FunctionId> fn_ids_;
   std::deque<const FunctionDecl*> worklist_;
   std::unordered_map<const VarDecl*, ObjectId> objects_;
@@ -257,6 +259,7 @@ class Translator {
   std::map<std::pair<std::string, std::string>, ObjectId> literals_;  // (bytes, char type)
   std::vector<ObjectId> literal_ids_;
   std::map<const VarDecl*, std::uint64_t> vla_length_;  // elements of a VLA's object
+  std::map<const FunctionDecl*, ObjectId> function_objects_;  // what a function pointer points to
   std::vector<ObjectId> argv_strings_;  // main's argv[0..kArgvCells-1] strings (no cells)
   ObjectId sscanf_flags_ = 0;           // one cell per argv string: read by sscanf already
 
@@ -282,6 +285,11 @@ class Translator {
     }
     if (d.file.empty()) d.file = prog_.files[0];
     return d;
+  }
+
+  // A model assumption the user should know of, once per `subject`.
+  void warn(const std::string& subject, SourceLocation loc, std::string msg) {
+    if (warned_.insert(subject).second) warnings_.push_back(diag_at(loc, "warning: " + std::move(msg)));
   }
 
   ir::SourceLoc ir_loc(SourceLocation loc) {
@@ -608,8 +616,16 @@ class Translator {
         set_address(sl->getType(), [&] { return literal_object(sl); });
         return;
       }
+      if (const auto* fd = dyn_cast_or_null<FunctionDecl>(b.dyn_cast<const ValueDecl*>())) {
+        if (bytes != 0) unsupported(e->getExprLoc(), "address constant with an offset from a function");
+        const ObjectId target = function_object(fd);
+        ir::Cell& c = prog_.objects[id].cells[idx];
+        c.init_obj = target;
+        c.init = 0;
+        return;
+      }
       const auto* vd = dyn_cast_or_null<VarDecl>(b.dyn_cast<const ValueDecl*>());
-      if (!vd) unsupported(e->getExprLoc(), "global initialised with the address of a function or compound literal");
+      if (!vd) unsupported(e->getExprLoc(), "global initialised with the address of a compound literal");
       set_address(vd->getType(), [&] { return object_of(vd); });
       return;
     }
@@ -746,6 +762,11 @@ class Translator {
   ExprRef rv_unary(const UnaryOperator* uo, bool want);
   ExprRef rv_binary(const BinaryOperator* bo, bool want);
   ExprRef rv_call(const CallExpr* ce, bool want, QualType malloc_type = QualType());
+  ExprRef rv_undefined_call(const CallExpr* ce, const FunctionDecl* fd, bool want);
+  ExprRef rv_indirect_call(const CallExpr* ce, bool want);
+  std::vector<const FunctionDecl*> pointer_targets(const std::vector<QualType>& arg_types, QualType ret);
+  ObjectId function_object(const FunctionDecl* fd);
+  ExprRef function_designator(const Expr* e);
   ExprRef rv_cond(const ConditionalOperator* co, bool want);
   ExprRef arith(BinaryOperatorKind op, ExprRef l, ExprRef r, QualType lt, QualType rt, QualType res,
                 SourceLocation loc);
@@ -894,7 +915,7 @@ ExprRef Translator::rvalue_impl(const Expr* e, bool want) {
       Type t = scalar_type(e->getType(), loc);
       return em().mk_const(t, ir::normalize(t, ec->getInitVal().getZExtValue()));
     }
-    if (isa<FunctionDecl>(dr->getDecl())) unsupported(loc, "function pointer");
+    if (isa<FunctionDecl>(dr->getDecl())) return function_designator(e);
     LV lv = lvalue(e);
     if (is_aggregate(lv.type)) unsupported(loc, "aggregate used as a value");
     return load(lv, loc);
@@ -944,7 +965,7 @@ ExprRef Translator::rv_cast(const CastExpr* ce, bool want) {
       if (lv.is_local) unsupported(loc, "array in a register");
       return lv.addr;
     }
-    case CK_FunctionToPointerDecay: unsupported(loc, "function pointer");
+    case CK_FunctionToPointerDecay: return function_designator(sub);
     case CK_ToVoid: rvalue(sub, false); return nullptr;
     case CK_NullToPointer: return em().mk_null();
     case CK_NoOp:
@@ -998,8 +1019,7 @@ ExprRef Translator::rv_unary(const UnaryOperator* uo, bool want) {
     }
     case UO_AddrOf: {
       const Expr* s = sub->IgnoreParens();
-      if (const auto* dr = dyn_cast<DeclRefExpr>(s); dr && isa<FunctionDecl>(dr->getDecl()))
-        unsupported(loc, "function pointer");
+      if (s->getType()->isFunctionType()) return function_designator(s);
       LV lv = lvalue(sub);
       if (lv.is_local) unsupported(loc, "address of a register variable");
       return lv.addr;
@@ -1252,7 +1272,7 @@ const Expr* strip(const Expr* e) { return e->IgnoreParenCasts(); }
 ExprRef Translator::rv_call(const CallExpr* ce, bool want, QualType malloc_type) {
   const SourceLocation loc = ce->getExprLoc();
   const FunctionDecl* fd = ce->getDirectCallee();
-  if (!fd) unsupported(loc, "call through a function pointer");
+  if (!fd) return rv_indirect_call(ce, want);
   const std::string name = fd->getNameAsString();
   const bool defined = fd->getDefinition() != nullptr;
   const unsigned nargs = ce->getNumArgs();
@@ -1353,15 +1373,39 @@ ExprRef Translator::rv_call(const CallExpr* ce, bool want, QualType malloc_type)
       if (const auto* uo = dyn_cast<UnaryOperator>(f); uo && uo->getOpcode() == UO_AddrOf) f = strip(uo->getSubExpr());
       const FunctionDecl* start = nullptr;
       if (const auto* dr = dyn_cast<DeclRefExpr>(f)) start = dyn_cast<FunctionDecl>(dr->getDecl());
-      if (!start || !start->getDefinition())
-        unsupported(arg(2)->getExprLoc(), "cannot resolve thread start routine");
-      ExprRef b = ptr_arg(3);
-      ir::Instr in;
-      in.kind = InstrKind::ThreadCreate;
-      in.a = a;
-      in.b = b;
-      in.callee = function_id(start);
-      emit(std::move(in));
+      if (start && !start->getDefinition())
+        unsupported(arg(2)->getExprLoc(), "thread start routine '" + start->getNameAsString() + "' has no body");
+      auto create = [&](ExprRef b, const FunctionDecl* routine) {
+        ir::Instr in;
+        in.kind = InstrKind::ThreadCreate;
+        in.a = a;
+        in.b = b;
+        in.callee = function_id(routine);
+        emit(std::move(in));
+      };
+      if (start) {
+        create(ptr_arg(3), start);
+        return zero();
+      }
+      // A start routine chosen at run time: one create per possible target (see
+      // rv_indirect_call), a pointer to none of them is a MemSafety error.
+      const ExprRef fp = tmp_of(ptr_arg(2));
+      const ExprRef b = tmp_of(ptr_arg(3));
+      const int end = new_label();
+      for (const FunctionDecl* def : pointer_targets({ctx_.VoidPtrTy}, ctx_.VoidPtrTy)) {
+        const int next = new_label();
+        jump(next, em().mk_binary(Op::Ne, fp, em().mk_obj_addr(function_object(def), 0)));
+        create(b, def);
+        jump(end);
+        place(next);
+      }
+      ir::Instr fail;
+      fail.kind = InstrKind::Assert;
+      fail.assert_kind = ir::AssertKind::MemSafety;
+      fail.a = em().mk_false();
+      fail.message = "pthread_create with a start routine that is no one-parameter function of the program";
+      emit(std::move(fail));
+      place(end);
       return zero();
     }
     if (name == "pthread_join") {
@@ -1503,8 +1547,10 @@ ExprRef Translator::rv_call(const CallExpr* ce, bool want, QualType malloc_type)
     return havoc_result();
   }
 
+  // --- functions without a body
+  if (!defined) return rv_undefined_call(ce, fd, want);
+
   // --- defined functions
-  if (!defined) unsupported(loc, "call to undefined function '" + name + "'");
   const FunctionDecl* def = fd->getDefinition();
   if (def->isVariadic()) unsupported(loc, "call to variadic function '" + name + "'");
   if (ce->getType()->isRecordType()) unsupported(loc, "function returning a struct");
@@ -1528,6 +1574,150 @@ ExprRef Translator::rv_call(const CallExpr* ce, bool want, QualType malloc_type)
   }
   emit(std::move(in));
   return lhs == ir::kNoLocal ? nullptr : em().mk_local(ret_t, lhs);
+}
+
+// ---------------------------------------------------------------------------------------
+// Function pointers: a function's address is (o, 0) for an object `o` without cells (one per
+// function, named after it), so a dereference of it as data is a MemSafety error and `==`
+// compares functions. A call through a pointer dispatches over every function whose address
+// the program uses (UseScan::escaping) with a body and as many parameters as the call has
+// arguments: `if (fp == &f1) f1(args); else if (fp == &f2) f2(args); ...`, and a pointer to
+// none of them (null, a function without a body, garbage) fails a MemSafety assert — UNKNOWN,
+// never a skipped call.
+
+ObjectId Translator::function_object(const FunctionDecl* fd) {
+  fd = fd->getCanonicalDecl();
+  if (auto it = function_objects_.find(fd); it != function_objects_.end()) return it->second;
+  ir::Object o;
+  o.kind = ir::ObjectKind::Global;
+  o.name = fd->getNameAsString();
+  o.loc = ir_loc(fd->getLocation());
+  const ObjectId id = prog_.add_object(std::move(o));
+  function_objects_[fd] = id;
+  return id;
+}
+
+// The address a function designator denotes: `f`, `*fp`, `**fp`, `(&f)`.
+ExprRef Translator::function_designator(const Expr* e) {
+  e = e->IgnoreParens();
+  if (const auto* dr = dyn_cast<DeclRefExpr>(e))
+    if (const auto* fd = dyn_cast<FunctionDecl>(dr->getDecl())) return em().mk_obj_addr(function_object(fd), 0);
+  if (const auto* uo = dyn_cast<UnaryOperator>(e); uo && uo->getOpcode() == UO_Deref) return rvalue(uo->getSubExpr());
+  unsupported(e->getExprLoc(), std::string("function designator '") + e->getStmtClassName() + "'");
+}
+
+// The functions a pointer call with these argument types and this result type (null: unused)
+// can reach: same number of parameters, each a pointer where the argument is one, and a result
+// of the same kind (void, pointer, integer). A function that a call reaches only through a
+// more exotic cast is left out, which makes that call a MemSafety error (UNKNOWN).
+std::vector<const FunctionDecl*> Translator::pointer_targets(const std::vector<QualType>& arg_types, QualType ret) {
+  auto kind = [](QualType t) {
+    t = t.getCanonicalType();
+    return t->isVoidType() ? 0 : (t->isPointerType() || t->isArrayType() || t->isFunctionType()) ? 1 : 2;
+  };
+  std::vector<const FunctionDecl*> out;
+  for (const FunctionDecl* fd : scan().escaping) {
+    const FunctionDecl* def = fd->getDefinition();
+    if (!def || def->isVariadic() || def->isMain() || def->getNumParams() != arg_types.size()) continue;
+    if (!ret.isNull() && kind(ret) != kind(def->getReturnType())) continue;
+    bool ok = true;
+    for (unsigned i = 0; i < arg_types.size(); ++i) ok = ok && kind(arg_types[i]) == kind(def->getParamDecl(i)->getType());
+    if (ok) out.push_back(def);
+  }
+  std::sort(out.begin(), out.end(), [&](const FunctionDecl* x, const FunctionDecl* y) {
+    return sm_.isBeforeInTranslationUnit(x->getLocation(), y->getLocation());
+  });
+  return out;
+}
+
+ExprRef Translator::rv_indirect_call(const CallExpr* ce, bool want) {
+  const SourceLocation loc = ce->getExprLoc();
+  if (ce->getType()->isRecordType()) unsupported(loc, "function returning a struct");
+  if (ce->getType()->isRealFloatingType()) unsupported(loc, "floating-point type '" + ce->getType().getAsString() + "'");
+  const ExprRef fp = tmp_of(conv(Type::pointer(), rvalue(ce->getCallee())));
+  // C evaluates the arguments once, before the call: into temporaries shared by every branch.
+  std::vector<ExprRef> args;
+  for (unsigned i = 0; i < ce->getNumArgs(); ++i) {
+    if (is_aggregate(ce->getArg(i)->getType())) unsupported(ce->getArg(i)->getExprLoc(), "struct passed by value");
+    args.push_back(tmp_of(rvalue(ce->getArg(i))));
+  }
+  const bool is_void = ce->getType()->isVoidType();
+  const bool value = want && !is_void;
+  const Type ret_t = is_void ? Type::integer(32, true) : scalar_type(ce->getType(), loc);
+  const LocalId result = value ? new_tmp(ret_t) : ir::kNoLocal;
+  const int end = new_label();
+  std::vector<QualType> arg_types;
+  for (unsigned i = 0; i < ce->getNumArgs(); ++i) arg_types.push_back(ce->getArg(i)->getType());
+  for (const FunctionDecl* def : pointer_targets(arg_types, value ? ce->getType() : QualType())) {
+    const int next = new_label();
+    jump(next, em().mk_binary(Op::Ne, fp, em().mk_obj_addr(function_object(def), 0)));
+    ir::Instr in;
+    in.kind = InstrKind::Call;
+    for (unsigned i = 0; i < args.size(); ++i) {
+      const QualType pt = def->getParamDecl(i)->getType();
+      if (is_aggregate(pt)) unsupported(def->getParamDecl(i)->getLocation(), "struct passed by value");
+      in.args.push_back(conv(scalar_type(pt, loc), args[i]));
+    }
+    in.callee = function_id(def);
+    if (value) {
+      const Type rt = scalar_type(def->getReturnType(), def->getLocation());
+      in.lhs = new_tmp(rt);
+      const LocalId r = in.lhs;
+      emit(std::move(in));
+      emit(InstrKind::Assign, conv(ret_t, em().mk_local(rt, r)), nullptr, result);
+    } else {
+      emit(std::move(in));
+    }
+    jump(end);
+    place(next);
+  }
+  ir::Instr fail;
+  fail.kind = InstrKind::Assert;
+  fail.assert_kind = ir::AssertKind::MemSafety;
+  fail.a = em().mk_false();
+  fail.message = "call through a pointer to no function of the program with " +
+                 std::to_string(ce->getNumArgs()) + " parameters (null, invalid, or without a body)";
+  emit(std::move(fail));
+  place(end);
+  return value ? em().mk_local(ret_t, result) : nullptr;
+}
+
+// A function without a body (`nondet_int()`, `time(0)`): after CBMC, the call returns an
+// arbitrary value of its return type and changes nothing else, and the file gets one warning
+// per such function. A call that passes a pointer the function could write through (a
+// non-const pointer parameter, or any pointer argument without a prototype) is unsupported
+// instead: "changes nothing" would then drop writes a real definition makes (`time(&t)`).
+ExprRef Translator::rv_undefined_call(const CallExpr* ce, const FunctionDecl* fd, bool want) {
+  const SourceLocation loc = ce->getExprLoc();
+  const std::string name = fd->getNameAsString();
+  if (!options_.undefined_nondet) unsupported(loc, "call to undefined function '" + name + "'");
+  if (fd->isVariadic()) unsupported(loc, "call to undefined variadic function '" + name + "'");
+  const QualType rt = ce->getType();
+  if (rt->isRecordType()) unsupported(loc, "undefined function '" + name + "' returning a struct");
+  if (rt->isRealFloatingType()) unsupported(loc, "floating-point type '" + rt.getAsString() + "'");
+  for (unsigned i = 0; i < ce->getNumArgs(); ++i) {
+    const Expr* a = ce->getArg(i);
+    if (a->isNullPointerConstant(ctx_, Expr::NPC_ValueDependentIsNull)) continue;
+    QualType pt = i < fd->getNumParams() ? fd->getParamDecl(i)->getType() : a->IgnoreParenImpCasts()->getType();
+    pt = pt.getCanonicalType();
+    if (pt->isArrayType() || (pt->isPointerType() && !pt->getPointeeType().isConstQualified()))
+      unsupported(a->getExprLoc(), "call to undefined function '" + name +
+                                       "' with a pointer it could write through (argument " +
+                                       std::to_string(i + 1) + ")");
+  }
+  for (unsigned i = 0; i < ce->getNumArgs(); ++i) rvalue(ce->getArg(i), false);  // reads stay accesses
+  warn("undefined:" + name, loc,
+       "function '" + name + "' has no body: each call returns an arbitrary value and changes nothing "
+       "else (--no-undefined-nondet rejects it)");
+  if (rt->isVoidType() || !want) return nullptr;
+  const Type t = scalar_type(rt, loc);
+  ir::Instr h;
+  h.kind = InstrKind::Havoc;
+  h.lhs = new_tmp(t);
+  h.message = name + "()";  // traces print the value, as for __VERIFIER_nondet_*
+  const LocalId lhs = h.lhs;
+  emit(std::move(h));
+  return em().mk_local(t, lhs);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -2646,6 +2836,7 @@ FrontendResult Translator::run() {
     }
   }
   if (diags_.empty()) guard_literal_writes();
+  res.warnings = std::move(warnings_);
   if (!diags_.empty()) {
     res.status = FrontendStatus::Unsupported;
     res.diagnostics = std::move(diags_);

@@ -36,6 +36,7 @@ void add_cfg_command(CLI::App& app, int& exit_code) {
     for (const auto& a : opts->clang_args)
       if (a != "--") fo.extra_args.push_back(a);  // CLI11 may keep the separator
     frontend::FrontendResult r = frontend::translate_file(opts->file, fo);
+    for (const auto& w : r.warnings) std::fprintf(stderr, "%s\n", w.str().c_str());
     if (r.status != frontend::FrontendStatus::Ok) {
       for (const auto& d : r.diagnostics) std::fprintf(stderr, "%s\n", d.str().c_str());
       if (r.diagnostics.empty()) std::fprintf(stderr, "%s: error: cannot translate\n", opts->file.c_str());

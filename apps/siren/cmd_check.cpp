@@ -83,11 +83,12 @@ void print_text(const encoder::CheckResult& r) {
   print_trace_table(r.trace);
 }
 
-void print_json(const encoder::CheckResult& r) {
+void print_json(const encoder::CheckResult& r, const std::vector<std::string>& warnings) {
   nlohmann::ordered_json j;
   j["verdict"] = encoder::verdict_name(r.verdict);
   j["bound"] = r.bound;
   j["reason"] = r.reason;
+  j["warnings"] = warnings;  // the model's assumptions (front end), also printed on stderr
   j["engine"] = r.engine;
   j["trace"] = trace_json(r.trace);
   j["stats"] = {{"frames", r.stats.frames},
@@ -330,15 +331,17 @@ int run_reach(const ir::ThreadModel& tm, const CheckArgs& a, const encoder::Chec
 int run_check(const CheckArgs& a) {
   const auto start = std::chrono::steady_clock::now();
   encoder::CheckResult result;
+  std::vector<std::string> warnings;
   auto report = [&](const encoder::CheckResult& r) {
     if (r.internal_error) std::fprintf(stderr, "siren: %s\n", r.reason.c_str());
-    if (a.json) print_json(r);
+    if (a.json) print_json(r, warnings);
     else if (!r.internal_error) print_text(r);
     return verdict_exit_code(r.verdict, r.internal_error);
   };
   try {
     LoadedModel lm = load_model(a.file, a.front);
     if (lm.input_error) return lm.input_error;
+    warnings = lm.warnings;
     if (!lm.tm) {
       result.verdict = encoder::Verdict::Unknown;
       result.internal_error = lm.internal_error;

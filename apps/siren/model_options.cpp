@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
+#include <set>
 
 namespace siren::app {
 
@@ -23,6 +24,9 @@ void add_front_options(CLI::App* cmd, FrontArgs& a) {
       ->check(CLI::Range(0u, 1000u));
   cmd->add_option("-D", a.defines, "Preprocessor definition passed to the C front end");
   cmd->add_option("-I", a.includes, "Include directory passed to the C front end");
+  cmd->add_flag("--no-undefined-nondet{false}", a.undefined_nondet,
+               "A call to a function without a body is unsupported (UNKNOWN); by default it returns an "
+               "arbitrary value and changes nothing else, with a warning naming the function");
   cmd->add_option("clang_args", a.clang_args, "Arguments after -- are passed to Clang");
 }
 
@@ -48,7 +52,13 @@ LoadedModel load_model(const std::string& file, const FrontArgs& a) {
   for (const auto& d : a.defines) fo.extra_args.push_back("-D" + d);
   for (const auto& i : a.includes) fo.extra_args.push_back("-I" + i);
   fo.extra_args.insert(fo.extra_args.end(), a.clang_args.begin(), a.clang_args.end());
+  fo.undefined_nondet = a.undefined_nondet;
   frontend::FrontendResult fr = frontend::translate_file(file, fo);
+  static std::set<std::string> printed;
+  for (const auto& w : fr.warnings) {
+    out.warnings.push_back(w.str());
+    if (printed.insert(w.str()).second) std::fprintf(stderr, "%s\n", w.str().c_str());
+  }
   if (fr.status == frontend::FrontendStatus::InputError) {
     for (const auto& d : fr.diagnostics) std::fprintf(stderr, "%s\n", d.str().c_str());
     if (fr.diagnostics.empty()) std::fprintf(stderr, "siren: %s: cannot translate the file\n", file.c_str());

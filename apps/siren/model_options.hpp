@@ -18,6 +18,7 @@ namespace siren::app {
 struct FrontArgs {
   unsigned threads = 8;
   unsigned recursion = 4;
+  bool undefined_nondet = true;  // --no-undefined-nondet sets false (FrontendOptions)
   std::vector<std::string> defines, includes, clang_args;
 };
 
@@ -35,10 +36,12 @@ struct LoadedModel {
   int input_error = 0;                 // nonzero: exit with this code (messages printed)
   std::optional<std::string> unknown;  // unsupported construct: UNKNOWN with this reason
   bool internal_error = false;         // `unknown` then says what went wrong
+  std::vector<std::string> warnings;   // the front end's ("file:line:col: warning: ...")
   std::optional<ir::ThreadModel> tm;
 };
 
-/// Translates `file`; input errors print their diagnostics to stderr.
+/// Translates `file`; input errors print their diagnostics to stderr, and so do the front
+/// end's warnings (each once per process: check loads a file again with more threads).
 LoadedModel load_model(const std::string& file, const FrontArgs& a);
 
 /// The documented exit code of a check or race verdict (commands.hpp).

@@ -675,13 +675,13 @@ int main() { int *a = mk(2); int *b = mk(3); return 0; }
 }
 
 // --- unsupported constructs: exact file:line prefix
-TEST_CASE("unsupported: union, float, function pointer call, undefined function, pthread_self") {
+TEST_CASE("unsupported: union, float, undefined function with a writable pointer, pthread_self") {
   struct Case { const char* code; const char* line; const char* what; };
   const Case cases[] = {
       {"union U { int a; char b; };\nunion U u;\nint main() { u.a = 1; return 0; }\n", ":2:", "union"},
       {"int main() {\n  double d = 1.0;\n  return 0;\n}\n", ":2:", "floating-point"},
-      {"int f(void) { return 1; }\nint main() { int (*fp)(void) = f;\n  return fp(); }\n", ":2:", "function pointer"},
-      {"int foo(int);\nint main() {\n  return foo(1);\n}\n", ":3:", "call to undefined function 'foo'"},
+      {"void fill(int *p);\nint x;\nint main() {\n  fill(&x);\n  return x;\n}\n", ":4:",
+       "call to undefined function 'fill' with a pointer it could write through (argument 1)"},
       {"#include <pthread.h>\nint main() {\n  pthread_t t = pthread_self();\n  return 0;\n}\n", ":3:", "pthread_self"},
       {"struct B { int x : 3; } b;\nint main() { b.x = 1; return 0; }\n", ":1:", "bit-field"},
   };
@@ -699,11 +699,69 @@ TEST_CASE("unsupported: union, float, function pointer call, undefined function,
   }
 }
 
-TEST_CASE("unsupported: a thread start routine that is not a known function") {
-  auto r = tr("#include <pthread.h>\nvoid *(*fp)(void *);\nint main() { pthread_t t;\n  pthread_create(&t, 0, fp, 0); return 0; }\n");
-  REQUIRE(r.status == FrontendStatus::Unsupported);
-  CHECK(r.diagnostics[0].message == "unsupported: cannot resolve thread start routine");
-  CHECK(r.diagnostics[0].line == 4);
+// --- function pointers (rv_indirect_call)
+namespace {
+std::vector<std::string> callees(const ir::Program& p, const ir::Function& f, InstrKind k) {
+  std::vector<std::string> out;
+  for (auto& in : f.body)
+    if (in.kind == k) out.push_back(p.functions[in.callee].name);
+  return out;
+}
+bool has_memsafety_assert(const ir::Function& f, const std::string& msg_part) {
+  for (auto& in : f.body)
+    if (in.kind == InstrKind::Assert && in.assert_kind == ir::AssertKind::MemSafety &&
+        in.message.find(msg_part) != std::string::npos)
+      return true;
+  return false;
+}
+}  // namespace
+
+TEST_CASE("function pointers: a call dispatches over the address-taken functions of its shape") {
+  auto p = ok(R"(
+int f1(int a) { return a + 1; }
+int f2(int a) { return a + 2; }
+void g(int *q) { *q = 0; }
+int h(int a) { return a; }          /* never address-taken: not a target */
+struct ops { int (*op)(int); void (*clear)(int *); } tab = { f1, g };
+int main() { int (*fp)(int) = f2; int x = tab.op(1) + fp(2) + (*fp)(3); tab.clear(&x); return x; }
+)");
+  const auto& m = fn(p, "main");
+  const auto calls = callees(p, m, InstrKind::Call);
+  CHECK(std::count(calls.begin(), calls.end(), "f1") == 3);
+  CHECK(std::count(calls.begin(), calls.end(), "f2") == 3);
+  CHECK(std::count(calls.begin(), calls.end(), "g") == 1);
+  CHECK(std::count(calls.begin(), calls.end(), "h") == 0);
+  CHECK(has_memsafety_assert(m, "call through a pointer to no function"));
+  // the ops table's initialiser points to the functions' objects
+  const auto& t = obj(p, "tab");
+  REQUIRE(t.cells.size() == 2);
+  CHECK(p.objects[t.cells[0].init_obj].name == "f1");
+  CHECK(p.objects[t.cells[1].init_obj].name == "g");
+  CHECK(p.objects[t.cells[0].init_obj].cells.empty());  // a function is no data
+}
+
+TEST_CASE("function pointers: pthread_create with a start routine chosen at run time") {
+  auto p = ok("#include <pthread.h>\nvoid *a(void *x) { return x; }\nvoid *b(void *x) { return 0; }\n"
+              "int c(int v) { return v; }\nvoid *(*fp)(void *);\n"
+              "int main() { pthread_t t; int (*q)(int) = c; fp = q(0) ? a : b;\n  pthread_create(&t, 0, fp, 0); return 0; }\n");
+  const auto& m = fn(p, "main");
+  CHECK(callees(p, m, InstrKind::ThreadCreate) == std::vector<std::string>{"a", "b"});
+  CHECK(has_memsafety_assert(m, "pthread_create with a start routine"));
+}
+
+TEST_CASE("undefined functions: an arbitrary result, one warning each; --no-undefined-nondet rejects them") {
+  const std::string code = "int nondet_int(void);\nint main() {\n  int a = nondet_int(), b = nondet_int();\n  return a + b;\n}\n";
+  auto r = tr(code);
+  REQUIRE(r.status == FrontendStatus::Ok);
+  CHECK(count(fn(*r.program, "main"), InstrKind::Havoc) >= 2);
+  REQUIRE(r.warnings.size() == 1);
+  CHECK(r.warnings[0].line == 3);
+  CHECK(r.warnings[0].message.find("warning: function 'nondet_int' has no body") == 0);
+  frontend::FrontendOptions strict;
+  strict.undefined_nondet = false;
+  auto s = frontend::translate_file(temp_file("strict.c", code), strict);
+  REQUIRE(s.status == FrontendStatus::Unsupported);
+  CHECK(s.diagnostics[0].message == "unsupported: call to undefined function 'nondet_int'");
 }
 
 // --- bad input
