@@ -26,6 +26,10 @@ struct FrontendResult {
   FrontendStatus status = FrontendStatus::InputError;
   std::optional<ir::Program> program;   // set iff status == Ok
   std::vector<Diagnostic> diagnostics;  // errors (InputError) or unsupported constructs
+  /// Modelling choices the user should know of, at most one line of each kind per file
+  /// ("file:line: warning: memory order 'relaxed' modelled as sequentially consistent");
+  /// translate_file has printed them on stderr already.
+  std::vector<Diagnostic> warnings;
 };
 
 struct FrontendOptions {
