@@ -26,7 +26,10 @@ struct FrontendResult {
   FrontendStatus status = FrontendStatus::InputError;
   std::optional<ir::Program> program;   // set iff status == Ok
   std::vector<Diagnostic> diagnostics;  // errors (InputError) or unsupported constructs
-  std::vector<Diagnostic> warnings;     // assumptions the model makes ("warning: ..."), any status
+  /// Modelling choices the user should know of, at most one line of each kind per file
+  /// ("file:line: warning: memory order 'relaxed' modelled as sequentially consistent",
+  /// "warning: function 'f' has no body: ..."), whatever the status.
+  std::vector<Diagnostic> warnings;
 };
 
 struct FrontendOptions {

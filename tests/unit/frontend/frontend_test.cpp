@@ -303,6 +303,180 @@ int main() { __VERIFIER_atomic_begin(); g = 2; __VERIFIER_atomic_end(); __VERIFI
   CHECK(!f.is_atomic);
 }
 
+// The kinds of f's instructions that matter for an atomic operation, in order: B(egin),
+// E(nd), L(oad into a local), S(tore), H(avoc), G(oto).
+std::string atomic_shape(const ir::Function& f) {
+  std::string s;
+  for (const auto& in : f.body) {
+    switch (in.kind) {
+      case InstrKind::AtomicBegin: s += 'B'; break;
+      case InstrKind::AtomicEnd: s += 'E'; break;
+      case InstrKind::Store: s += 'S'; break;
+      case InstrKind::Havoc: s += 'H'; break;
+      case InstrKind::Goto: s += (in.a && !ir::loads_in(in.a).empty()) ? "LG" : "G"; break;
+      case InstrKind::Assign: if (in.a && !ir::loads_in(in.a).empty()) s += 'L'; break;
+      default: break;
+    }
+  }
+  return s;
+}
+
+// Is every load and store of object `o` between an AtomicBegin and the next AtomicEnd?
+bool accesses_atomic(const ir::Program& p, const ir::Function& f, const std::string& o) {
+  const ir::ObjectId id = obj(p, o).id;
+  bool inside = false;
+  for (const auto& in : f.body) {
+    if (in.kind == InstrKind::AtomicBegin) inside = true;
+    if (in.kind == InstrKind::AtomicEnd) inside = false;
+    std::vector<ir::ExprRef> addrs;
+    for (auto e : {in.a, in.b})
+      if (e)
+        for (auto l : ir::loads_in(e)) addrs.push_back(l->kids[0]);
+    if (in.kind == InstrKind::Store) addrs.push_back(in.a);
+    for (auto a : addrs)
+      if (a->op == ir::Op::ObjAddr && a->obj == id && !inside) return false;
+  }
+  return true;
+}
+
+TEST_CASE("C11 atomics: atomic_fetch_add is AtomicBegin, Load, Store, AtomicEnd") {
+  auto r = tr(R"(
+#include <stdatomic.h>
+atomic_int x;
+int main() { int old = atomic_fetch_add(&x, 2); return old; }
+)");
+  REQUIRE(r.status == FrontendStatus::Ok);
+  CHECK(r.warnings.empty());  // seq_cst
+  well_formed(*r.program);
+  const auto& f = fn(*r.program, "main");
+  CHECK(atomic_shape(f) == "BLSE");
+  const auto st = std::find_if(f.body.begin(), f.body.end(), [](auto& in) { return in.kind == InstrKind::Store; });
+  REQUIRE(st != f.body.end());
+  CHECK(st->b->op == ir::Op::Add);  // x := old + 2
+  CHECK(accesses_atomic(*r.program, f, "x"));
+}
+
+TEST_CASE("C11 atomics: loads, stores, ++ and += of an _Atomic object are atomic steps") {
+  auto p = ok(R"(
+_Atomic int x;
+int main() { x = 1; int a = x; x++; x += a; _Atomic int local = 3; local++; return a + local; }
+)");
+  well_formed(p);
+  const auto& f = fn(p, "main");
+  // store; load; load+store (++); load+store (+=); the register `local` needs no section
+  CHECK(atomic_shape(f) == "BSEBLEBLSEBLSE");
+  CHECK(accesses_atomic(p, f, "x"));
+}
+
+TEST_CASE("C11 atomics: compare-exchange, strong and weak; exchange and the flag") {
+  auto p = ok(R"(
+#include <stdatomic.h>
+atomic_int x;
+atomic_flag fl = ATOMIC_FLAG_INIT;
+int strong(int *e) { return atomic_compare_exchange_strong(&x, e, 7); }
+int weak(int *e) { return atomic_compare_exchange_weak(&x, e, 7); }
+int main() { int e = 0; atomic_exchange(&x, 3); atomic_flag_test_and_set(&fl); atomic_flag_clear(&fl);
+  return strong(&e) + weak(&e); }
+)");
+  well_formed(p);
+  // *expected is read before the section and written after it on failure
+  CHECK(atomic_shape(fn(p, "strong")) == "LBLGSEGS");
+  CHECK(atomic_shape(fn(p, "weak")) == "LHBLGSEGS");  // H: the spurious failure
+  CHECK(accesses_atomic(p, fn(p, "strong"), "x"));
+  const auto& w = fn(p, "weak");
+  bool havoc_bool = false;
+  for (auto& in : w.body) havoc_bool |= in.kind == InstrKind::Havoc && w.locals[in.lhs].type.is_bool();
+  CHECK(havoc_bool);
+  CHECK(atomic_shape(fn(p, "main")) == "SBLSEBLSEBSE");  // e = 0 first (e is in memory)
+  CHECK(accesses_atomic(p, fn(p, "main"), "fl"));
+}
+
+TEST_CASE("GCC atomics: __sync and __atomic builtins; fences are no-ops") {
+  auto p = ok(R"(
+int g;
+int main() {
+  int a = __sync_fetch_and_add(&g, 1);
+  a += __sync_sub_and_fetch(&g, 1);
+  if (__sync_bool_compare_and_swap(&g, 0, 1)) a++;
+  a += __sync_val_compare_and_swap(&g, 1, 0);
+  a += __sync_lock_test_and_set(&g, 1);
+  __sync_lock_release(&g);
+  __sync_synchronize();
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  a += __atomic_fetch_nand(&g, 3, __ATOMIC_SEQ_CST);
+  int e = 0;
+  __atomic_compare_exchange_n(&g, &e, 2, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+  __atomic_store(&g, &e, __ATOMIC_SEQ_CST);
+  return a + __atomic_load_n(&g, __ATOMIC_SEQ_CST);
+}
+)");
+  well_formed(p);
+  const auto& f = fn(p, "main");
+  CHECK(count(f, InstrKind::AtomicBegin) == 10);
+  CHECK(count(f, InstrKind::AtomicEnd) == 10);
+  CHECK(count(f, InstrKind::Havoc) == 0);  // weak = 0: no spurious failure
+  CHECK(accesses_atomic(p, f, "g"));
+}
+
+TEST_CASE("atomics: memory orders other than seq_cst give one warning per file") {
+  auto r = tr("#include <stdatomic.h>\natomic_int x;\nint main() {\n"
+              "  atomic_store_explicit(&x, 1, memory_order_release);\n"
+              "  int g = atomic_load_explicit(&x, memory_order_relaxed);\n"
+              "  return __atomic_load_n(&g, __ATOMIC_ACQUIRE);\n}\n",
+              "orders.c");
+  REQUIRE(r.status == FrontendStatus::Ok);
+  REQUIRE(r.warnings.size() == 1);
+  const std::string w = r.warnings[0].str();
+  INFO(w);
+  CHECK(w.size() > 9);
+  CHECK(r.warnings[0].line == 4);
+  CHECK(w.find("orders.c:4:") != std::string::npos);
+  CHECK(r.warnings[0].message == "warning: memory order 'release' modelled as sequentially consistent");
+}
+
+TEST_CASE("atomics: inside __VERIFIER_atomic_ functions no nested section; what would nest is reported") {
+  auto p = ok(R"(
+#include <stdatomic.h>
+atomic_int x;
+void __VERIFIER_atomic_add2(void) { atomic_fetch_add(&x, 1); x++; }
+int main() { __VERIFIER_atomic_add2(); return 0; }
+)");
+  well_formed(p);
+  CHECK(atomic_shape(fn(p, "__VERIFIER_atomic_add2")) == "LSLS");
+
+  struct Case { const char* code; const char* line; const char* what; };
+  const Case cases[] = {
+      {"#include <stdatomic.h>\natomic_int x;\nvoid add(void) {\n  atomic_fetch_add(&x, 1); }\n"
+       "void __VERIFIER_atomic_f(void) { add(); }\nint main() { __VERIFIER_atomic_f(); add(); return 0; }\n",
+       ":4:", "atomic operation in a function called from a __VERIFIER_atomic_* function"},
+      {"#include <stdatomic.h>\nextern void __VERIFIER_atomic_begin(void);\nextern void __VERIFIER_atomic_end(void);\n"
+       "atomic_int x;\nint main() { __VERIFIER_atomic_begin();\n  x++; __VERIFIER_atomic_end(); return 0; }\n",
+       ":6:", "atomic operation in a program that calls __VERIFIER_atomic_begin()"},
+      {"#include <pthread.h>\n_Atomic int x;\nvoid *__VERIFIER_atomic_t(void *a) {\n  x++; return 0; }\n"
+       "int main() { pthread_t t; pthread_create(&t, 0, __VERIFIER_atomic_t, 0); return 0; }\n",
+       ":4:", "an atomic function used as a thread start routine"},
+      {"_Atomic float f;\nint main() {\n  f += 1.0f; return 0; }\n", ":1:", "floating-point type '_Atomic(float)'"},
+      {"void h(float *p, float *r) {\n  __atomic_load(p, r, __ATOMIC_SEQ_CST); }\nint main() { h(0, 0); return 0; }\n", ":2:",
+       "atomic operation on floating-point type 'float'"},
+      {"struct S { int a, b; } s, v;\nint main() {\n  __atomic_load(&s, &v, __ATOMIC_SEQ_CST); return 0; }\n",
+       ":3:", "atomic operation on struct or array type 'struct S'"},
+      {"#include <stdatomic.h>\n_Atomic(int *) p;\nint main() {\n  atomic_fetch_add(&p, 1); return 0; }\n",
+       ":4:", "atomic fetch-and-add on a pointer"},
+  };
+  for (const auto& c : cases) {
+    auto path = temp_file("a.c", c.code);
+    auto r = frontend::translate_file(path);
+    INFO(c.code);
+    REQUIRE(r.status == FrontendStatus::Unsupported);
+    REQUIRE(!r.diagnostics.empty());
+    const std::string d = r.diagnostics[0].str();
+    INFO(d);
+    CHECK(d.rfind(path + c.line, 0) == 0);
+    CHECK(d.find("unsupported: ") != std::string::npos);
+    CHECK(d.find(c.what) != std::string::npos);
+  }
+}
+
 TEST_CASE("heap: malloc gets a heap object per call site with cells of the target type") {
   auto p = ok(R"(
 #include <stdlib.h>
