@@ -112,7 +112,7 @@ Sync sync_kind(const ASTContext& ctx, QualType t) {
     const clang::Type* ty = t.getTypePtr();
     if (const auto* td = dyn_cast<TypedefType>(ty)) {
       const std::string n = td->getDecl()->getName().str();
-      if (n == "pthread_mutex_t") return Sync::Mutex;
+      if (n == "pthread_mutex_t" || n == "pthread_spinlock_t") return Sync::Mutex;  // a spin lock is a mutex
       if (n == "pthread_cond_t") return Sync::Cond;
       if (n == "pthread_rwlock_t") return Sync::RwLock;
       if (n == "pthread_t") return Sync::Thread;
@@ -1549,9 +1549,9 @@ ExprRef Translator::rv_call(const CallExpr* ce, bool want, QualType malloc_type)
       emit(InstrKind::ThreadExit, ptr_arg(0));
       return zero();
     }
-    if (name == "pthread_mutex_lock") return sync1(InstrKind::Lock);
-    if (name == "pthread_mutex_unlock") return sync1(InstrKind::Unlock);
-    if (name == "pthread_mutex_trylock") {
+    if (name == "pthread_mutex_lock" || name == "pthread_spin_lock") return sync1(InstrKind::Lock);
+    if (name == "pthread_mutex_unlock" || name == "pthread_spin_unlock") return sync1(InstrKind::Unlock);
+    if (name == "pthread_mutex_trylock" || name == "pthread_spin_trylock") {
       ExprRef a = ptr_arg(0);
       check_ptr(a);
       LocalId t = new_tmp(Type::integer(32, true));
@@ -1572,14 +1572,15 @@ ExprRef Translator::rv_call(const CallExpr* ce, bool want, QualType malloc_type)
     if (name == "pthread_rwlock_rdlock") return sync1(InstrKind::RdLock);
     if (name == "pthread_rwlock_wrlock") return sync1(InstrKind::WrLock);
     if (name == "pthread_rwlock_unlock") return sync1(InstrKind::RwUnlock);
-    if (name == "pthread_mutex_init" || name == "pthread_cond_init" || name == "pthread_rwlock_init") {
+    if (name == "pthread_mutex_init" || name == "pthread_cond_init" || name == "pthread_rwlock_init" ||
+        name == "pthread_spin_init") {
       ExprRef a = ptr_arg(0);
       check_ptr(a);
       side_effects_only(1);
       emit(InstrKind::Store, a, em().mk_const(Type::integer(32, true), 0));
       return zero();
     }
-    if (name == "pthread_mutex_destroy" || name == "pthread_cond_destroy" ||
+    if (name == "pthread_mutex_destroy" || name == "pthread_cond_destroy" || name == "pthread_spin_destroy" ||
         name == "pthread_rwlock_destroy" || starts_with(name, "pthread_attr_") ||
         starts_with(name, "pthread_mutexattr_") || starts_with(name, "pthread_condattr_") ||
         starts_with(name, "pthread_rwlockattr_") || name == "pthread_yield" || name == "sched_yield") {

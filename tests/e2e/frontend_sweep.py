@@ -17,7 +17,7 @@ TIMEOUT_S = 5
 CORE = ["pthread", "pthread-atomic", "pthread-ext", "pthread-lit"]
 # Files (unique per category) that convert with no diagnostic, as measured; raise, never lower.
 MIN_CONVERTED = {
-    "goblint-regression": 15,
+    "goblint-regression": 19,
     "pthread": 19,
     "pthread-C-DAC": 2,
     "pthread-atomic": 9,
