@@ -872,6 +872,8 @@ class Translator {
   std::vector<const FunctionDecl*> pointer_targets(const std::vector<QualType>& arg_types, QualType ret);
   ObjectId function_object(const FunctionDecl* fd);
   ExprRef function_designator(const Expr* e);
+  ExprRef container_of(const CastExpr* ce);
+  void check_byte_arith(const Expr* ptr, SourceLocation loc);
   ExprRef rv_atomic(const AtomicExpr* ae, bool want);
   ExprRef rv_sync_call(const std::string& name, const CallExpr* ce, bool want);
   Type atomic_value_type(QualType t, SourceLocation loc);
@@ -955,6 +957,7 @@ Translator::LV Translator::lvalue(const Expr* e) {
     if (uo->getOpcode() == UO_Extension) return lvalue(uo->getSubExpr());
   }
   if (const auto* as = dyn_cast<ArraySubscriptExpr>(e)) {
+    check_byte_arith(as->getBase(), e->getExprLoc());
     ExprRef base = rvalue(as->getBase());
     ExprRef idx = rvalue(as->getIdx());
     if (!base->type.is_ptr()) unsupported(e->getExprLoc(), "subscript of a non-pointer");
@@ -1090,6 +1093,7 @@ ExprRef Translator::rv_cast(const CastExpr* ce, bool want) {
       // pointer -> pointer: no-op; a cast of malloc's result tells the allocated type
       if (const auto* call = dyn_cast<CallExpr>(sub->IgnoreParenImpCasts()); call && ce->getType()->isPointerType())
         return rv_call(call, want, ce->getType()->getPointeeType());
+      if (ExprRef c = container_of(ce)) return c;
       ExprRef v = rvalue(sub, want);
       return v ? conv(scalar_type(ce->getType(), loc), v) : v;
     }
@@ -1305,6 +1309,10 @@ ExprRef Translator::rv_binary(const BinaryOperator* bo, bool want) {
     end_atomic_step(began);
     if (lv.is_local) return em().mk_local(t, lv.local);
     return nv;
+  }
+  if (op == BO_Add || op == BO_Sub) {
+    check_byte_arith(bo->getLHS(), loc);
+    if (op == BO_Add) check_byte_arith(bo->getRHS(), loc);
   }
   ExprRef l = rvalue(bo->getLHS());
   ExprRef r = rvalue(bo->getRHS());
@@ -1705,6 +1713,62 @@ ExprRef Translator::rv_call(const CallExpr* ce, bool want, QualType malloc_type)
   }
   emit(std::move(in));
   return lhs == ir::kNoLocal ? nullptr : em().mk_local(ret_t, lhs);
+}
+
+// ---------------------------------------------------------------------------------------
+// Byte arithmetic. Pointers are (object, cell) pairs (semantics.md), so `p + k` moves k cells
+// of p's element type. For a byte pointer (char, void) made from a pointer to a larger type,
+// k bytes are not k cells: such arithmetic is unsupported, except the container_of idiom,
+// whose byte offset the layout of its struct turns into cells exactly.
+
+// The Linux / LDV container_of: `(T *)((char *)p - C)` (also `(void *)p - C`, and `+ -C`),
+// with C a constant that is the byte offset of a cell boundary of T (offsetof(T, member)):
+// p points to that member of a T, so the result is p moved back by the member's cell index.
+// nullptr when `ce` is not that shape.
+ExprRef Translator::container_of(const CastExpr* ce) {
+  if (!ce->getType()->isPointerType()) return nullptr;
+  const QualType t = ce->getType()->getPointeeType();
+  if (!t->isRecordType()) return nullptr;
+  const auto* bo = dyn_cast<BinaryOperator>(ce->getSubExpr()->IgnoreParens());
+  if (!bo || (bo->getOpcode() != BO_Sub && bo->getOpcode() != BO_Add)) return nullptr;
+  const Expr* base = bo->getLHS();
+  QualType bt = base->getType();
+  if (!bt->isPointerType()) return nullptr;
+  const QualType pointee = bt->getPointeeType().getCanonicalType();
+  if (!pointee->isVoidType() && !pointee->isCharType()) return nullptr;
+  Expr::EvalResult r;
+  if (!bo->getRHS()->EvaluateAsInt(r, ctx_)) return nullptr;
+  std::int64_t c = r.Val.getInt().getSExtValue();
+  if (bo->getOpcode() == BO_Add) c = -c;
+  if (c < 0) return nullptr;
+  const auto cell = byte_to_cell(t, static_cast<std::uint64_t>(c), ce->getExprLoc());
+  if (!cell) unsupported(ce->getExprLoc(), "container_of with a byte offset " + std::to_string(c) +
+                                               " that is not a member of '" + t.getAsString() + "'");
+  // the byte pointer's operand: `(char *)__mptr` is __mptr's value, the same (object, cell)
+  const ExprRef p = rvalue(base);
+  const Type i64 = Type::integer(64, true);
+  return em().mk_binary(Op::PtrAdd, p, em().mk_const(i64, ir::normalize(i64, 0 - *cell)));
+}
+
+// `ptr` is an operand of pointer arithmetic or a subscript base: unsupported when it converts
+// a pointer to a type of more than one byte into a byte pointer right there.
+void Translator::check_byte_arith(const Expr* ptr, SourceLocation loc) {
+  const QualType pt = ptr->getType();
+  if (!pt->isPointerType()) return;
+  const QualType to = pt->getPointeeType().getCanonicalType();
+  if (!to->isVoidType() && !to->isCharType()) return;
+  const Expr* e = ptr->IgnoreParens();
+  while (const auto* c = dyn_cast<CastExpr>(e)) {
+    const QualType from = c->getSubExpr()->getType();
+    if (from->isPointerType()) {
+      const QualType fe = from->getPointeeType().getCanonicalType();
+      if (!fe->isVoidType() && !fe->isCharType() && !fe->isIncompleteType() && !fe->isFunctionType() &&
+          ctx_.getTypeSizeInChars(fe).getQuantity() != 1)
+        unsupported(loc, "byte arithmetic on a pointer to '" + from->getPointeeType().getAsString() +
+                             "' converted to '" + pt.getAsString() + "' (byte-precise pointers are not modelled)");
+    }
+    e = c->getSubExpr()->IgnoreParens();
+  }
 }
 
 // ---------------------------------------------------------------------------------------

@@ -1005,3 +1005,33 @@ TEST_CASE("frontend: the test-only broken front end drops global pointer initial
   CHECK(obj(*r.program, "p").cells[0].init == 0);
   CHECK(obj(*r.program, "q").cells[0].init == 8);  // not an address: kept
 }
+
+// --- container_of and byte arithmetic (Translator::container_of, check_byte_arith)
+TEST_CASE("container_of: a member's address moves back by the member's cells; other byte arithmetic is unsupported") {
+  auto p = ok(R"(
+#include <stddef.h>
+struct dev { int id; };
+struct priv { int a; int b[3]; struct dev d; int z; } g;
+struct dev *dp = &g.d;
+int main() {
+  struct priv *q = (struct priv *)((char *)dp - offsetof(struct priv, d));
+  struct priv *r = (struct priv *)((void *)dp - offsetof(struct priv, d));
+  return q->z + r->a;
+}
+)");
+  int back = 0;
+  for (auto& in : fn(p, "main").body)
+    if (in.a)
+      ir::visit_post_order(in.a, [&](ir::ExprRef e) {
+        if (e->op == ir::Op::PtrAdd && e->kids[1]->is_const() && ir::as_signed(e->kids[1]->type, e->kids[1]->value) == -4) ++back;
+      });
+  CHECK(back == 2);  // d is cell 4 of struct priv (a, b[0..2], d.id, z)
+  auto bad = tr("struct s { int a; char c; int b; } v;\nint main() {\n  struct s *p = (struct s *)((char *)&v.b - 2);\n  return p->a;\n}\n");
+  REQUIRE(bad.status == FrontendStatus::Unsupported);
+  CHECK(bad.diagnostics[0].line == 3);
+  CHECK(bad.diagnostics[0].message.find("container_of with a byte offset 2") != std::string::npos);
+  auto arith = tr("int a[4];\nint main() {\n  char *c = (char *)a;\n  return *(int *)((char *)a + 4);\n}\n");
+  REQUIRE(arith.status == FrontendStatus::Unsupported);
+  CHECK(arith.diagnostics[0].line == 4);
+  CHECK(arith.diagnostics[0].message.find("byte arithmetic on a pointer to 'int'") != std::string::npos);
+}
