@@ -383,7 +383,7 @@ class Translator {
     if (const auto* rt = c->getAs<RecordType>()) {
       const RecordDecl* rd = rt->getDecl()->getDefinition();
       if (!rd) unsupported(loc, "incomplete struct type '" + t.getAsString() + "'");
-      if (rd->isUnion()) unsupported(loc, "union type '" + t.getAsString() + "'");
+      if (rd->isUnion()) return union_cells(rd, t, loc).size();
       std::uint64_t n = 0;
       for (const FieldDecl* f : rd->fields()) {
         if (f->isBitField()) unsupported(f->getLocation(), "bit-field '" + f->getNameAsString() + "'");
@@ -395,7 +395,40 @@ class Translator {
     return 1;
   }
 
+  // A union is the cells of its members laid over each other: every member must flatten to the
+  // same number of cells with the same width at each position (and no bool beside a non-bool,
+  // no pointer beside an integer: pointers are not integers here, see PtrToInt; no
+  // synchronisation object), so that a value stored through one member and read through
+  // another is the same bits (`convert` between equal widths). Names are the first member's
+  // (".i" for `union { int i; unsigned u; }`).
+  std::vector<CellSpec> union_cells(const RecordDecl* rd, QualType t, SourceLocation loc) {
+    std::vector<CellSpec> cells;
+    bool first = true;
+    for (const FieldDecl* f : rd->fields()) {
+      if (f->isBitField()) unsupported(f->getLocation(), "bit-field '" + f->getNameAsString() + "'");
+      std::vector<CellSpec> m;
+      flatten(f->getType(), "." + f->getNameAsString(), loc, m);
+      if (first) {
+        cells = std::move(m);
+        first = false;
+        continue;
+      }
+      bool same = m.size() == cells.size();
+      for (std::size_t i = 0; same && i < m.size(); ++i) {
+        const Type a = cells[i].type, b = m[i].type;
+        same = cells[i].kind == CellKind::Data && m[i].kind == CellKind::Data && a.is_bool() == b.is_bool() &&
+               a.is_ptr() == b.is_ptr() && a.width == b.width;
+      }
+      if (!same)
+        unsupported(loc, "union '" + t.getAsString() + "' whose members do not share one cell layout (member '" +
+                             f->getNameAsString() + "')");
+    }
+    if (cells.empty()) unsupported(loc, "empty union '" + t.getAsString() + "'");
+    return cells;
+  }
+
   std::uint64_t field_offset(const FieldDecl* fd, SourceLocation loc) {
+    if (fd->getParent()->isUnion()) return 0;  // every member starts at the union's first cell
     std::uint64_t n = 0;
     for (const FieldDecl* f : fd->getParent()->fields()) {
       if (f == fd) return n;
@@ -423,8 +456,15 @@ class Translator {
       return;
     }
     if (c->isArrayType() || c->isRecordType()) {
-      cells_of(t, loc);  // reports VLA/union/incomplete
+      cells_of(t, loc);  // reports VLA/incomplete
       const RecordDecl* rd = c->getAs<RecordType>()->getDecl()->getDefinition();
+      if (rd->isUnion()) {
+        for (CellSpec cs : union_cells(rd, t, loc)) {
+          cs.name = name + cs.name;
+          out.push_back(std::move(cs));
+        }
+        return;
+      }
       for (const FieldDecl* f : rd->fields())
         flatten(f->getType(), name + "." + f->getNameAsString(), loc, out);
       return;
@@ -566,6 +606,15 @@ class Translator {
       if (!rd || rd->isUnion()) cells_of(t, loc);
       const auto* il = dyn_cast_or_null<InitListExpr>(init);
       if (init && !il) unsupported(loc, "struct initialised from an expression");
+      if (rd->isUnion()) {  // the initialised member, over the union's cells (union_cells)
+        const FieldDecl* f = il ? il->getInitializedFieldInUnion() : nullptr;
+        if (f && il->getNumInits() > 0) {
+          init_leaves(f->getType(), il->getInit(0), base, out);
+        } else {
+          for (std::uint64_t k = 0, n = cells_of(t, loc); k < n; ++k) out.push_back({base + k, nullptr});
+        }
+        return;
+      }
       std::uint64_t off = base;
       unsigned i = 0;
       for (const FieldDecl* f : rd->fields()) {
@@ -975,7 +1024,6 @@ Translator::LV Translator::lvalue(const Expr* e) {
       if (b.is_local) unsupported(e->getExprLoc(), "member of a non-memory struct");
       base = b.addr;
     }
-    if (fd->getParent()->isUnion()) unsupported(e->getExprLoc(), "union member access");
     if (fd->isBitField()) unsupported(e->getExprLoc(), "bit-field '" + fd->getNameAsString() + "'");
     lv.addr = tmp_of(em().mk_binary(Op::PtrAdd, base, int_const(static_cast<std::int64_t>(field_offset(fd, e->getExprLoc())))));
     return lv;

@@ -1035,3 +1035,24 @@ int main() {
   CHECK(arith.diagnostics[0].line == 4);
   CHECK(arith.diagnostics[0].message.find("byte arithmetic on a pointer to 'int'") != std::string::npos);
 }
+
+TEST_CASE("unions: members laid over the same cells; other layouts are unsupported") {
+  auto p = ok(R"(
+union W { int i; unsigned u; };
+union S { char *c; int *p; };
+struct M { char k; union W w; union S s; } m = { 1, { .u = 7u } };
+int main() { m.s.c = 0; return m.w.i; }
+)");
+  const auto& o = obj(p, "m");
+  REQUIRE(o.cells.size() == 3);
+  CHECK(o.cells[1].name == "m.w.i");
+  CHECK(o.cells[1].type.width == 32);
+  CHECK(o.cells[1].init == 7);
+  CHECK(o.cells[2].type.is_ptr());
+  auto bad = tr("union U { int i; short h[2]; };\nunion U u;\nint main() { return u.i; }\n");
+  REQUIRE(bad.status == FrontendStatus::Unsupported);
+  CHECK(bad.diagnostics[0].message.find("do not share one cell layout (member 'h')") != std::string::npos);
+  auto mixed = tr("union L { long n; int *p; };\nunion L l;\nint main() { return l.n; }\n");
+  REQUIRE(mixed.status == FrontendStatus::Unsupported);
+  CHECK(mixed.diagnostics[0].message.find("(member 'p')") != std::string::npos);
+}
