@@ -113,7 +113,9 @@ Sync sync_kind(const ASTContext& ctx, QualType t) {
     if (const auto* td = dyn_cast<TypedefType>(ty)) {
       const std::string n = td->getDecl()->getName().str();
       if (n == "pthread_mutex_t" || n == "pthread_spinlock_t") return Sync::Mutex;  // a spin lock is a mutex
-      if (n == "pthread_cond_t") return Sync::Cond;
+      // pthread_once_t: a synchronisation cell (0, 1 running, 2 done; rv_call) that holds no
+      // data, like a condition variable's: no races on it
+      if (n == "pthread_cond_t" || n == "pthread_once_t") return Sync::Cond;
       if (n == "pthread_rwlock_t") return Sync::RwLock;
       if (n == "pthread_t") return Sync::Thread;
       if (n == "pthread_attr_t" || n == "pthread_mutexattr_t" || n == "pthread_condattr_t" ||
@@ -1625,6 +1627,62 @@ ExprRef Translator::rv_call(const CallExpr* ce, bool want, QualType malloc_type)
     }
     if (name == "pthread_cond_signal") return sync1(InstrKind::CondSignal);
     if (name == "pthread_cond_broadcast") return sync1(InstrKind::CondBroadcast);
+    if (name == "pthread_rwlock_tryrdlock" || name == "pthread_rwlock_trywrlock") {
+      // One atomic step over the lock cell (RdLock/WrLock's encoding: readers count up, a
+      // writer holds -1): busy when a writer holds it (rd) or anyone does (wr); else take it.
+      // The result is 0 or EBUSY (16).
+      ExprRef a = ptr_arg(0);
+      const Type i32 = Type::integer(32, true);
+      const bool rd = name == "pthread_rwlock_tryrdlock";
+      const bool began = begin_atomic_step(loc);
+      check_ptr(a);
+      const LocalId cur = new_tmp(i32);
+      emit(InstrKind::Assign, em().mk_load(i32, a), nullptr, cur);
+      const ExprRef c = em().mk_local(i32, cur);
+      const ExprRef busy = rd ? em().mk_binary(Op::Slt, c, em().mk_const(i32, 0))
+                              : em().mk_binary(Op::Ne, c, em().mk_const(i32, 0));
+      const int done = new_label();
+      jump(done, busy);
+      emit(InstrKind::Store, a, rd ? em().mk_binary(Op::Add, c, em().mk_const(i32, 1)) : em().mk_const(i32, -1));
+      place(done);
+      end_atomic_step(began);
+      return want ? conv(ret_t, em().mk_ite(busy, em().mk_const(i32, 16), em().mk_const(i32, 0))) : nullptr;
+    }
+    if (name == "pthread_once") {
+      // The first caller (control 0 -> 1, one atomic step) runs the routine and then sets 2;
+      // every other caller waits until it is 2 (an Assume over the control's cell).
+      ExprRef oc = ptr_arg(0);
+      const Expr* f = strip(arg(1));
+      if (const auto* uo = dyn_cast<UnaryOperator>(f); uo && uo->getOpcode() == UO_AddrOf) f = strip(uo->getSubExpr());
+      const auto* dr = dyn_cast<DeclRefExpr>(f);
+      const auto* routine = dr ? dyn_cast<FunctionDecl>(dr->getDecl()) : nullptr;
+      if (!routine || !routine->getDefinition() || routine->getNumParams() != 0)
+        unsupported(arg(1)->getExprLoc(), "pthread_once with a routine that is not a function without parameters");
+      const Type i32 = Type::integer(32, true);
+      oc = tmp_of(oc);
+      const bool began = begin_atomic_step(loc);
+      check_ptr(oc);
+      const LocalId was = new_tmp(i32);
+      emit(InstrKind::Assign, em().mk_load(i32, oc), nullptr, was);
+      const ExprRef first = em().mk_binary(Op::Eq, em().mk_local(i32, was), em().mk_const(i32, 0));
+      const int not_first = new_label(), end = new_label();
+      jump(not_first, em().mk_unary(Op::LNot, first));
+      emit(InstrKind::Store, oc, em().mk_const(i32, 1));
+      place(not_first);
+      end_atomic_step(began);
+      jump(end, em().mk_unary(Op::LNot, first));
+      ir::Instr call;
+      call.kind = InstrKind::Call;
+      call.callee = function_id(routine);
+      emit(std::move(call));
+      emit(InstrKind::Store, oc, em().mk_const(i32, 2));
+      const int out = new_label();
+      jump(out);
+      place(end);
+      emit(InstrKind::Assume, em().mk_binary(Op::Eq, em().mk_load(i32, oc), em().mk_const(i32, 2)));
+      place(out);
+      return want ? em().mk_const(ret_t, 0) : nullptr;
+    }
     if (name == "pthread_rwlock_rdlock") return sync1(InstrKind::RdLock);
     if (name == "pthread_rwlock_wrlock") return sync1(InstrKind::WrLock);
     if (name == "pthread_rwlock_unlock") return sync1(InstrKind::RwUnlock);
