@@ -262,6 +262,9 @@ class Translator {
   std::vector<ObjectId> literal_ids_;
   std::map<const VarDecl*, std::uint64_t> vla_length_;  // elements of a VLA's object
   std::map<const FunctionDecl*, ObjectId> function_objects_;  // what a function pointer points to
+  ObjectId pthread_keys_ = 0;      // pthread_key_create's counter of keys (one cell)
+  ObjectId pthread_specific_ = 0;  // thread-local: each thread's values of the keys
+  static constexpr std::uint64_t kPthreadKeys = 8;
   std::vector<ObjectId> argv_strings_;  // main's argv[0..kArgvCells-1] strings (no cells)
   ObjectId sscanf_flags_ = 0;           // one cell per argv string: read by sscanf already
   // C11 / GCC atomics (rv_atomic, rv_sync_call, check_atomic_nesting)
@@ -540,6 +543,7 @@ class Translator {
     }
     const bool global = vd->hasGlobalStorage();
     o.kind = global ? ir::ObjectKind::Global : ir::ObjectKind::Local;
+    o.thread_local_storage = vd->getTLSKind() != VarDecl::TLS_None;  // one copy per thread (thread model)
     for (auto& s : specs) {
       ir::Cell c;
       c.name = s.name;
@@ -920,6 +924,7 @@ class Translator {
   ExprRef rv_call(const CallExpr* ce, bool want, QualType malloc_type = QualType());
   ExprRef rv_undefined_call(const CallExpr* ce, const FunctionDecl* fd, bool want);
   ExprRef rv_indirect_call(const CallExpr* ce, bool want);
+  ExprRef rv_pthread_key(const std::string& name, const CallExpr* ce, bool want);
   std::vector<const FunctionDecl*> pointer_targets(const std::vector<QualType>& arg_types, QualType ret);
   ObjectId function_object(const FunctionDecl* fd);
   ExprRef function_designator(const Expr* e);
@@ -1648,6 +1653,9 @@ ExprRef Translator::rv_call(const CallExpr* ce, bool want, QualType malloc_type)
       end_atomic_step(began);
       return want ? conv(ret_t, em().mk_ite(busy, em().mk_const(i32, 16), em().mk_const(i32, 0))) : nullptr;
     }
+    if (name == "pthread_key_create" || name == "pthread_getspecific" || name == "pthread_setspecific" ||
+        name == "pthread_key_delete")
+      return rv_pthread_key(name, ce, want);
     if (name == "pthread_once") {
       // The first caller (control 0 -> 1, one atomic step) runs the routine and then sets 2;
       // every other caller waits until it is 2 (an Assume over the control's cell).
@@ -1819,6 +1827,69 @@ ExprRef Translator::rv_call(const CallExpr* ce, bool want, QualType malloc_type)
   }
   emit(std::move(in));
   return lhs == ir::kNoLocal ? nullptr : em().mk_local(ret_t, lhs);
+}
+
+// ---------------------------------------------------------------------------------------
+// Thread-specific data: a key is an index below kPthreadKeys handed out by a counter (one
+// atomic step), and each thread's values live in a thread-local object of that many pointer
+// cells (null at first, as POSIX says). Destructors would run at thread exit: a key with one
+// is unsupported rather than modelled without it.
+ExprRef Translator::rv_pthread_key(const std::string& name, const CallExpr* ce, bool want) {
+  const SourceLocation loc = ce->getExprLoc();
+  const Type u32 = Type::integer(32, false);
+  auto hidden = [&](ObjectId& id, const char* oname, Type t, std::uint64_t n, bool tls) {
+    if (id) return;
+    ir::Object o;
+    o.kind = ir::ObjectKind::Global;
+    o.name = oname;
+    o.loc = ir_loc(loc);
+    o.thread_local_storage = tls;
+    for (std::uint64_t i = 0; i < n; ++i) {
+      ir::Cell c;
+      c.name = n == 1 ? std::string(oname) : std::string(oname) + "[" + std::to_string(i) + "]";
+      c.type = t;
+      o.cells.push_back(std::move(c));
+    }
+    id = prog_.add_object(std::move(o));
+  };
+  hidden(pthread_keys_, "pthread keys", u32, 1, false);
+  hidden(pthread_specific_, "pthread specific", Type::pointer(), kPthreadKeys, true);
+  const unsigned nargs = ce->getNumArgs();
+  if ((name == "pthread_key_create" || name == "pthread_setspecific") && nargs < 2)
+    unsupported(loc, "too few arguments in call to '" + name + "'");
+  if (nargs < 1) unsupported(loc, "too few arguments in call to '" + name + "'");
+  auto result0 = [&]() -> ExprRef { return want ? em().mk_const(scalar_type(ce->getType(), loc), 0) : nullptr; };
+  if (name == "pthread_key_create") {
+    if (!ce->getArg(1)->isNullPointerConstant(ctx_, Expr::NPC_ValueDependentIsNull))
+      unsupported(ce->getArg(1)->getExprLoc(), "pthread_key_create with a destructor");
+    const ExprRef kp = tmp_of(conv(Type::pointer(), rvalue(ce->getArg(0))));
+    const ExprRef counter = em().mk_obj_addr(pthread_keys_, 0);
+    const bool began = begin_atomic_step(loc);
+    const LocalId k = new_tmp(u32);
+    emit(InstrKind::Assign, em().mk_load(u32, counter), nullptr, k);
+    const ExprRef kv = em().mk_local(u32, k);
+    assert_limit(em().mk_binary(Op::Ult, kv, em().mk_const(u32, kPthreadKeys)),
+                 "more than " + std::to_string(kPthreadKeys) + " pthread keys");
+    emit(InstrKind::Store, counter, em().mk_binary(Op::Add, kv, em().mk_const(u32, 1)));
+    end_atomic_step(began);
+    check_ptr(kp);
+    emit(InstrKind::Store, kp, kv);
+    return result0();
+  }
+  if (name == "pthread_key_delete") {
+    rvalue(ce->getArg(0), false);
+    return result0();
+  }
+  const ExprRef key = conv(Type::integer(64, false), rvalue(ce->getArg(0)));
+  const ExprRef slot = tmp_of(em().mk_binary(Op::PtrAdd, em().mk_obj_addr(pthread_specific_, 0), key));
+  check_ptr(slot);  // a key that pthread_key_create did not hand out: out of the object
+  if (name == "pthread_getspecific") {
+    const LocalId v = new_tmp(Type::pointer());
+    emit(InstrKind::Assign, em().mk_load(Type::pointer(), slot), nullptr, v);
+    return want ? em().mk_local(Type::pointer(), v) : nullptr;
+  }
+  emit(InstrKind::Store, slot, conv(Type::pointer(), rvalue(ce->getArg(1))));
+  return result0();
 }
 
 // ---------------------------------------------------------------------------------------

@@ -55,6 +55,9 @@ struct Object {
   std::vector<Cell> cells;
   SourceLoc loc;
   FunctionId owner = kNoFunction;  // Local: the function whose activation owns it
+  /// Global only: `__thread` / `_Thread_local` storage, one copy per thread instance (the
+  /// thread model makes them; the copy starts with these cells' initial values).
+  bool thread_local_storage = false;
 };
 
 struct LocalVar {

@@ -79,11 +79,17 @@ class ThreadBuilder {
     for (const Activation* a = act; a; a = a->parent)
       if (auto it = a->obj_map.find(o); it != a->obj_map.end()) return it->second;
     if (o < sh_.global_map.size() && sh_.global_map[o] != kNoObject) return sh_.global_map[o];
+    if (sh_.prog.objects[o].thread_local_storage) {  // this thread instance's copy
+      auto [it, fresh] = tls_.try_emplace(o, 0);
+      if (fresh) it->second = copy_object(o, "@" + tc_.name);
+      return it->second;
+    }
     // A Local/Heap object referenced outside of its activation: give it a private copy.
     return copy_object(o, "?");
   }
 
   static constexpr ObjectId kNoObject = ~0u;
+  std::unordered_map<ObjectId, ObjectId> tls_;  // thread-local program object -> this thread's copy
 
   ObjectId copy_object(ObjectId o, const std::string& suffix) {
     Object copy = sh_.prog.objects[o];
@@ -471,7 +477,7 @@ ThreadModel build_thread_model(const Program& program, const ThreadModelOptions&
       sh.global_map[0] = 0;
       continue;
     }
-    if (o.kind == ObjectKind::Global || o.kind == ObjectKind::Hidden) {
+    if ((o.kind == ObjectKind::Global || o.kind == ObjectKind::Hidden) && !o.thread_local_storage) {
       Object c = o;
       c.id = static_cast<ObjectId>(tm.objects.size());
       sh.global_map[o.id] = c.id;

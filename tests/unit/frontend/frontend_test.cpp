@@ -1056,3 +1056,15 @@ int main() { m.s.c = 0; return m.w.i; }
   REQUIRE(mixed.status == FrontendStatus::Unsupported);
   CHECK(mixed.diagnostics[0].message.find("(member 'p')") != std::string::npos);
 }
+
+TEST_CASE("thread-local storage: __thread objects are marked; a pthread key destructor is unsupported") {
+  auto p = ok("__thread int a = 3;\n_Thread_local int b;\nint c;\nint main() { return a + b + c; }\n");
+  CHECK(obj(p, "a").thread_local_storage);
+  CHECK(obj(p, "a").cells[0].init == 3);
+  CHECK(obj(p, "b").thread_local_storage);
+  CHECK(!obj(p, "c").thread_local_storage);
+  auto d = tr("#include <pthread.h>\nvoid del(void *v) {}\npthread_key_t k;\nint main() {\n  pthread_key_create(&k, del);\n  return 0;\n}\n");
+  REQUIRE(d.status == FrontendStatus::Unsupported);
+  CHECK(d.diagnostics[0].line == 5);
+  CHECK(d.diagnostics[0].message == "unsupported: pthread_key_create with a destructor");
+}
