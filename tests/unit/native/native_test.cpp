@@ -272,7 +272,7 @@ int main(void) {
 }
 )";
 
-TEST_CASE("native: dfs finds a bug that needs strict alternation, 200 random or PCT runs do not; its schedule repeats it") {
+TEST_CASE("native: dfs finds a bug that needs strict alternation where 200 random or PCT runs do not and its schedule repeats it") {
   Prog p("switches", kSwitches);
   REQUIRE(p.bin.ok);
   for (const char* strategy : {"random", "pct"}) {
