@@ -64,6 +64,10 @@ std::string source_line(const std::string& dir, const std::string& file, unsigne
 }
 
 int run_test(const TestArgs& a) {
+  if (!a.schedule.empty() && a.strategy != "dfs") {
+    std::fprintf(stderr, "siren: --schedule is a run of --strategy dfs\n");
+    return kExitUsage;
+  }
   if (!std::filesystem::exists(a.file)) {
     std::fprintf(stderr, "siren: %s: no such file\n", a.file.c_str());
     return kExitInputError;

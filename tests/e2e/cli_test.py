@@ -138,6 +138,7 @@ def expect_stdout(name, p, rx):
         failures.append(name)
 
 
+case("test: schedule without dfs", ["test", ok_c, "--schedule", "0x2,1"], 1, r"--schedule is a run of --strategy dfs")
 p = case("test: dfs exhausts", ["test", ok_c, "--strategy", "dfs"], 0)
 expect_stdout("test: dfs exhausts", p, r"NO VIOLATION FOUND: every reachable state explored \([0-9]+ states")
 p = case("test: dfs finds", ["test", lost_c, "--strategy", "dfs"], 10)
