@@ -172,7 +172,8 @@ Outcome outcome_of(const std::string& s) {
   static const std::pair<const char*, Outcome> names[] = {
       {"ok", Outcome::Ok},           {"violation", Outcome::Violation}, {"race", Outcome::Race},
       {"pruned", Outcome::Pruned},   {"deadlock", Outcome::Deadlock},   {"bound", Outcome::Bound},
-      {"timeout", Outcome::Timeout}, {"crash", Outcome::Crash},         {"limit", Outcome::Limit}};
+      {"timeout", Outcome::Timeout}, {"crash", Outcome::Crash},         {"limit", Outcome::Limit},
+      {"visited", Outcome::Visited}};
   for (const auto& [n, o] : names)
     if (s == n) return o;
   return Outcome::Crash;
@@ -205,6 +206,17 @@ Summary run_binary(const Binary& b, const std::vector<std::string>& env, double 
     if (line.empty()) continue;
     nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
     if (j.is_discarded() || !j.is_object()) continue;
+    if (j.contains("dfs")) {  // after the last run of a search: its numbers and the quiet runs' outcomes
+      s.states = j["dfs"].value("states", std::uint64_t{0});
+      s.exhausted = j["dfs"].value("exhausted", 0) != 0;
+      s.table_full = j["dfs"].value("table_full", 0) != 0;
+      for (const auto& [name, n] : j["counts"].items())
+        if (const unsigned k = n.get<unsigned>(); k > 0) {
+          s.counts[outcome_of(name)] += k;
+          s.runs += k;
+        }
+      continue;
+    }
     Run r;
     r.index = j.value("run", 0u);
     r.seed = j.value("seed", std::uint64_t{0});
@@ -219,6 +231,7 @@ Summary run_binary(const Binary& b, const std::vector<std::string>& env, double 
     r.thread2 = j.value("thread2", -1);
     r.pct_k = j.value("pct_k", std::uint64_t{0});
     r.pct_depth = j.value("pct_depth", 0u);
+    r.schedule = j.value("schedule", std::string());
     if (j.contains("events"))
       for (const auto& ev : j["events"]) {
         Event x;
@@ -256,6 +269,7 @@ const char* outcome_name(Outcome o) {
     case Outcome::Timeout: return "timeout";
     case Outcome::Crash: return "crash";
     case Outcome::Limit: return "limit";
+    case Outcome::Visited: return "visited";
   }
   return "?";
 }
@@ -353,8 +367,12 @@ Summary run(const Binary& b, const Options& o) {
       "SIREN_RT_RACES=" + std::string(o.races ? "1" : "0"),
       "SIREN_RT_MAX_STEPS=" + std::to_string(o.max_steps),
       "SIREN_RT_RUN_MS=" + std::to_string(o.run_ms),
-      "SIREN_RT_STOP=" + std::string(o.stop_at_first ? "1" : "0")};
-  return run_binary(b, env, o.timeout_s);
+      "SIREN_RT_STOP=" + std::string(o.stop_at_first ? "1" : "0"),
+      "SIREN_RT_TIMEOUT_MS=" + std::to_string(static_cast<std::uint64_t>(o.timeout_s * 1000)),
+      "SIREN_RT_DFS_SCHEDULE=" + o.schedule};
+  // The runtime starts no run after the timeout; a run under way gets its own time limit, and
+  // the process is killed only if it overruns both.
+  return run_binary(b, env, o.timeout_s > 0 ? o.timeout_s + o.run_ms / 1000.0 + 5 : 0);
 }
 
 Schedule schedule_of(const std::vector<TraceStep>& trace, const std::vector<TraceRaceEnd>& race) {

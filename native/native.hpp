@@ -50,7 +50,8 @@ struct Binary {
 Binary compile(const std::string& c_file, const std::vector<std::string>& clang_args,
                const std::string& work_dir, const Toolchain& tc = {});
 
-enum class Outcome { Ok, Violation, Race, Pruned, Deadlock, Bound, Timeout, Crash, Limit };
+/// Visited: a dfs run stopped at a state an earlier run of the search had reached.
+enum class Outcome { Ok, Violation, Race, Pruned, Deadlock, Bound, Timeout, Crash, Limit, Visited };
 const char* outcome_name(Outcome o);
 
 /// A scheduling point that executed: thread (native index: main 0, then creation order),
@@ -75,6 +76,7 @@ struct Run {
   int thread = 0, thread2 = -1;
   std::uint64_t pct_k = 0;        // PCT's step estimate when the run started (with the seed,
   unsigned pct_depth = 0;         // Options::pct_k and the strategy it repeats the run)
+  std::string schedule;           // dfs, a failing run: its choices (Options::schedule repeats it)
   std::vector<Event> events;      // the first failing run only
 };
 
@@ -82,14 +84,15 @@ struct Options {
   unsigned runs = 1000;
   std::uint64_t seed = 1;
   std::string strategy = "mixed";  // mixed (PCT depth 1-3, demote, random, round robin), pct, random,
-                                   // round-robin, demote (native/README.md)
+                                   // round-robin, demote, dfs (native/README.md)
+  std::string schedule;            // dfs: follow these choices in one run (Run::schedule)
   unsigned pct_depth = 3;          // strategy pct: PCT's depth; 0: 1, 2, 3 in turn
   std::uint64_t pct_k = 50;        // PCT's first estimate of a run's steps (then: the longest seen)
   bool races = false;              // report data races (a run ends at the first)
   std::uint64_t max_steps = 100'000;
   unsigned run_ms = 5000;          // per run
   bool stop_at_first = true;       // stop after the first violation (or race)
-  double timeout_s = 0;            // whole batch; 0: none
+  double timeout_s = 0;            // whole batch; 0: none (no run starts after it)
 };
 
 struct Summary {
@@ -100,6 +103,10 @@ struct Summary {
   std::optional<Run> failure;      // the first violation / race (with its events)
   std::uint64_t max_steps_seen = 0;
   double seconds = 0;
+  /// dfs: the states the search visited, whether it explored every reachable one (under the
+  /// nondet values of its seed), whether it stopped because its table of states was full.
+  std::uint64_t states = 0;
+  bool exhausted = false, table_full = false;
   unsigned count(Outcome o) const {
     auto it = counts.find(o);
     return it == counts.end() ? 0 : it->second;

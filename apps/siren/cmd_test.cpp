@@ -1,7 +1,7 @@
 // `siren test FILE.c`: native stress testing (native/README.md). The program is compiled by
 // clang-16 with ThreadSanitizer's instrumentation, linked with siren's scheduling runtime and
 // run many times, each time under a seeded random or PCT schedule (probabilistic concurrency
-// testing). Finds bugs in programs too large to verify; finding none proves nothing. Shares
+// testing), or under the schedules of a systematic, stateful search (dfs). Finds bugs in programs too large to verify; finding none proves nothing. Shares
 // nothing with siren's front end, thread model or interpreter — which is why a failing run is
 // then followed by siren's interpreter over siren's model of the same file
 // (native_confirm.hpp): agreement is evidence, disagreement a bug in siren's model.
@@ -28,6 +28,7 @@ namespace {
 struct TestArgs {
   std::string file;
   unsigned runs = 1000;
+  bool runs_given = false;
   std::uint64_t seed = 1;
   std::string strategy = "mixed";
   unsigned depth = 3;
@@ -40,6 +41,7 @@ struct TestArgs {
   bool keep = false;
   bool broken_frontend = false;  // test only: confirm with the front end that drops pointer initialisers
   std::string replay;  // a check/race --json output whose trace is replayed natively
+  std::string schedule;  // dfs: the choices of one run (a failing run's "this run again")
   std::vector<std::string> defines, includes, clang_args;
 };
 
@@ -62,6 +64,10 @@ std::string source_line(const std::string& dir, const std::string& file, unsigne
 }
 
 int run_test(const TestArgs& a) {
+  if (!a.schedule.empty() && a.strategy != "dfs") {
+    std::fprintf(stderr, "siren: --schedule is a run of --strategy dfs\n");
+    return kExitUsage;
+  }
   if (!std::filesystem::exists(a.file)) {
     std::fprintf(stderr, "siren: %s: no such file\n", a.file.c_str());
     return kExitInputError;
@@ -116,9 +122,11 @@ int run_test(const TestArgs& a) {
     s = native::replay(bin, native::schedule_of(steps, race), a.race, a.run_ms);
   } else {
     native::Options o;
-    o.runs = a.runs;
+    // dfs searches until it has explored every state (or --timeout) unless --runs says otherwise.
+    o.runs = a.strategy == "dfs" && !a.runs_given ? 100'000'000 : a.runs;
     o.seed = a.seed;
     o.strategy = a.strategy;
+    o.schedule = a.schedule;
     o.pct_depth = a.depth;
     o.pct_k = a.pct_k;
     o.races = a.race;
@@ -158,11 +166,16 @@ int run_test(const TestArgs& a) {
     for (const auto& [o2, n] : s.counts) counts[native::outcome_name(o2)] = n;
     j["outcomes"] = counts;
     j["seconds"] = s.seconds;
+    if (a.strategy == "dfs" && a.schedule.empty()) {
+      j["states"] = s.states;
+      j["exhausted"] = s.exhausted;
+    }
     if (found) {
       j["run"] = s.failure->index;
       j["seed"] = s.failure->seed;
       j["strategy"] = s.failure->strategy;
       j["message"] = s.failure->message;
+      if (!s.failure->schedule.empty()) j["schedule"] = s.failure->schedule;
       auto rows = nlohmann::ordered_json::array();
       unsigned step = 0;
       for (const auto& t : trace) {
@@ -219,12 +232,30 @@ int run_test(const TestArgs& a) {
       }
     }
     std::printf("outcomes: %s\n", mix.c_str());
-    if (a.replay.empty())
+    if (a.strategy == "dfs" && a.schedule.empty())
+      std::printf("systematic search: %llu states visited\n", static_cast<unsigned long long>(s.states));
+    if (a.replay.empty() && !f.schedule.empty())
+      std::printf("this run again: siren test %s --strategy dfs --seed %llu --schedule %s\n", a.file.c_str(),
+                  static_cast<unsigned long long>(f.seed), f.schedule.c_str());
+    else if (a.replay.empty())
       std::printf("this run again: siren test %s --runs 1 --seed %llu --pct-k %llu%s\n", a.file.c_str(),
                   static_cast<unsigned long long>(f.seed), static_cast<unsigned long long>(f.pct_k),
                   a.strategy == "mixed" ? "" : (" --strategy " + a.strategy).c_str());
   } else if (!a.replay.empty()) {
     std::printf("NATIVE REPLAY RESULT: NOT REPRODUCED (the trace's schedule, run natively, ends: %s)\n", mix.c_str());
+  } else if (a.strategy == "dfs" && a.schedule.empty() && s.exhausted) {
+    std::printf("NATIVE TEST RESULT: NO VIOLATION FOUND: every reachable state explored (%llu states, %u runs; "
+                "outcomes: %s)\n",
+                static_cast<unsigned long long>(s.states), s.runs, mix.c_str());
+    std::printf("not a proof: schedules only, each __VERIFIER_nondet_* call gets the one value of seed %llu; and "
+                "states are compared by a 64-bit hash of the memory the program accessed and its threads' stacks, "
+                "so two different states could be taken for one\n",
+                static_cast<unsigned long long>(a.seed));
+  } else if (a.strategy == "dfs" && a.schedule.empty()) {
+    std::printf("NATIVE TEST RESULT: NO VIOLATION FOUND in %u runs: the systematic search stopped at %s before it "
+                "explored every state (%llu states visited; not a proof; outcomes: %s)\n",
+                s.runs, s.table_full ? "its table of states (full)" : "--runs or --timeout",
+                static_cast<unsigned long long>(s.states), mix.c_str());
   } else {
     std::printf("NATIVE TEST RESULT: NO VIOLATION FOUND in %u runs (not a proof; outcomes: %s)\n", s.runs,
                 mix.c_str());
@@ -240,17 +271,24 @@ void add_test_command(CLI::App& app, int& exit_code) {
   CLI::App* cmd = app.add_subcommand(
       "test",
       "Native stress testing: compile FILE.c with clang-16 (ThreadSanitizer instrumentation, siren's "
-      "scheduling runtime) and run it under many random / PCT schedules. Exit 10 when a violation (or, "
+      "scheduling runtime) and run it under many random / PCT schedules, or search its schedules "
+      "systematically (--strategy dfs). Exit 10 when a violation (or, "
       "with --race, a data race) is found, 0 when none is (not a proof), 6 when clang cannot compile it.");
   cmd->add_option("file", args->file, "C file")->required();
-  cmd->add_option("--runs", args->runs, "Number of runs (default 1000)")->check(CLI::Range(1u, 100000000u));
+  cmd->add_option("--runs", args->runs, "Number of runs (default 1000; dfs: until every state is explored)")
+      ->check(CLI::Range(1u, 100000000u))
+      ->each([args](const std::string&) { args->runs_given = true; });
   cmd->add_option("--seed", args->seed, "Seed of the first run (run i uses seed+i; default 1)");
   cmd->add_option("--strategy", args->strategy,
                   "mixed (default: PCT with depth 1, 2, 3 on odd seeds; on even ones demote, uniform random and "
                   "round robin with a random quantum of 1-6 in turn), pct, random, round-robin or demote (round "
                   "robin among the threads not yet demoted; 1-3 change points demote the running thread behind all "
-                  "others)")
-      ->check(CLI::IsMember({"mixed", "pct", "random", "round-robin", "demote"}));
+                  "others) or dfs (a systematic, stateful search: depth first over the schedules, re-executing "
+                  "the program, pruning each state some run has reached; it stops at a violation, when every "
+                  "reachable state is explored, at --runs or at --timeout)")
+      ->check(CLI::IsMember({"mixed", "pct", "random", "round-robin", "demote", "dfs"}));
+  cmd->add_option("--schedule", args->schedule,
+                  "With --strategy dfs: one run that follows these choices (a failing run's \"this run again\")");
   cmd->add_option("--depth", args->depth, "PCT bug depth with --strategy pct (default 3; 0: 1, 2, 3 in turn)")
       ->check(CLI::Range(0u, 8u));
   cmd->add_option("--pct-k", args->pct_k, "PCT's first estimate of the steps of a run (default 50; then the longest seen)");

@@ -8,7 +8,13 @@ shortest schedule that makes two threads own the same element (the task's assert
 and how many context switches it has. Randomised testing needs that many switches, in that
 order, in one run: it does not happen in 10^5 runs (NATIVE.md).
 
-Usage: benchmarks/native/safestack_model.py
+With --search it also measures what a systematic search of this model needs before it reaches a
+failing state: a stateful depth-first search (lowest thread first, or the running thread first),
+the breadth-first search, and the whole reachable state space (minutes; the reason why `siren
+test --strategy dfs`, which searches the native program's finer and larger state space at about
+a thousand states a second, does not reach the bug in minutes either).
+
+Usage: benchmarks/native/safestack_model.py [--search]
 """
 import collections, sys
 N=3
@@ -89,6 +95,42 @@ def fewest_switches():
                 dist[ns] = c
                 (dq.appendleft if c == d else dq.append)(ns)
     return best
+def dfs_states(order):
+    """States a stateful depth-first search visits before its first failing step; order(ts, last)
+    gives the threads to try, in order, after thread `last` ran."""
+    s0 = (init(), tuple(('loop',0,-1,-1,-1) for _ in range(N)))
+    seen = {s0}
+    stack = [(s0, -1, iter(order(range(N), -1)))]
+    while stack:
+        (sh, ths), last, it = stack[-1]
+        t = next(it, None)
+        if t is None: stack.pop(); continue
+        if ths[t][0] == 'done': continue
+        r = step(sh, ths[t], t)
+        if r is None: return len(seen)
+        nsh, nth = r; nths = list(ths); nths[t] = nth; ns = (nsh, tuple(nths))
+        if ns in seen: continue
+        seen.add(ns)
+        stack.append((ns, t, iter(order(range(N), t))))
+    return None
+def reachable():
+    """All reachable states, and the failing steps among their successors."""
+    s0 = (init(), tuple(('loop',0,-1,-1,-1) for _ in range(N)))
+    seen = {s0}; q = collections.deque([s0]); failing = 0
+    while q:
+        sh, ths = q.popleft()
+        for t in range(N):
+            if ths[t][0] == 'done': continue
+            r = step(sh, ths[t], t)
+            if r is None: failing += 1; continue
+            nsh, nth = r; nths = list(ths); nths[t] = nth; ns = (nsh, tuple(nths))
+            if ns not in seen: seen.add(ns); q.append(ns)
+    return len(seen), failing
+if '--search' in sys.argv:
+    print("stateful DFS, lowest thread first: %d states before a failing step" % dfs_states(lambda ts, last: list(ts)))
+    print("stateful DFS, running thread first: %d states before a failing step" %
+          dfs_states(lambda ts, last: ([last] if last >= 0 else []) + [t for t in ts if t != last]))
+    print("reachable: %d states, %d failing steps" % reachable())
 s0=(init(), tuple(('loop',0,-1,-1,-1) for _ in range(N)))
 prev={s0:None}; q=collections.deque([s0])
 while q:
@@ -107,6 +149,7 @@ while q:
             print("assertion fails after %d steps, %d context switches" % (len(order), switches))
             print("threads:", "".join(str(x) for x in order))
             print("fewest context switches of any failing schedule: %d" % fewest_switches())
+            if '--search' in sys.argv: print("breadth-first search: %d states before a failing step" % len(prev))
             sys.exit(0)
         nsh,nth=r; nths=list(ths); nths[t]=nth; ns=(nsh,tuple(nths))
         if ns not in prev: prev[ns]=(s,t); q.append(ns)

@@ -19,13 +19,22 @@
  * child runs the program once under its own seed and writes one JSON line to a pipe; the
  * parent copies the lines to $SIREN_RT_OUT and never runs main itself.
  *
+ * The dfs strategy is a systematic, stateful search over schedules: each child re-executes a
+ * prefix of thread choices the parent gives it, then hashes the program's state at each new
+ * scheduling point and stops at a state some run has already reached (the visited set and the
+ * search stack live in memory the parent shares with its children; see "systematic search").
+ *
  * Environment (all optional): SIREN_RT_RUNS (1), SIREN_RT_SEED (1), SIREN_RT_STRATEGY
- * (mixed|random|pct|round-robin|demote|replay), SIREN_RT_PCT_DEPTH (3; 0: 1, 2, 3 in turn), SIREN_RT_RACES (0|1), SIREN_RT_MAX_STEPS
+ * (mixed|random|pct|round-robin|demote|dfs|replay), SIREN_RT_PCT_DEPTH (3; 0: 1, 2, 3 in turn), SIREN_RT_RACES (0|1), SIREN_RT_MAX_STEPS
  * (100000), SIREN_RT_RUN_MS (5000), SIREN_RT_STOP (1: stop after the first violation or
- * race), SIREN_RT_OUT (file; default stderr), SIREN_RT_LINES (pc -> line table, needed by
+ * race), SIREN_RT_TIMEOUT_MS (0: none; no run starts after it), SIREN_RT_OUT (file; default
+ * stderr), SIREN_RT_LINES (pc -> line table, needed by
  * replay), SIREN_RT_REPLAY (replay file), SIREN_RT_ATOMIC_FNS / SIREN_RT_ERROR_FNS
  * (comma-separated hex addresses of __VERIFIER_atomic_* functions / reach_error-like
- * functions defined by the program), SIREN_RT_SHOW_OUTPUT (1: keep the program's stdout).
+ * functions defined by the program), SIREN_RT_SHOW_OUTPUT (1: keep the program's stdout),
+ * SIREN_RT_DFS_SCHEDULE (dfs: follow these choices in one run, e.g. "0x3,2,1x4": thread 0 at
+ * three scheduling points, then 2, then 1 at four), SIREN_RT_TEST_BROKEN (test only: 1 never
+ * preempts, 2 makes dfs hash shared memory only).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -38,6 +47,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -48,16 +58,17 @@
 #define RT_NOINLINE __attribute__((noinline))
 #define MAX_THREADS 256
 #define MAX_MUTEXES 4096
+#define STACK_SIZE (1UL << 20) /* each created thread's stack, guard page included */
 
 /* ---- configuration --------------------------------------------------------------------- */
 
-enum { S_RANDOM, S_PCT, S_REPLAY, S_QUANTUM, S_DEMOTE };
+enum { S_RANDOM, S_PCT, S_REPLAY, S_QUANTUM, S_DEMOTE, S_DFS };
 
 static struct {
-  unsigned long runs, max_steps, run_ms, pct_depth;
+  unsigned long runs, max_steps, run_ms, pct_depth, timeout_ms;
   unsigned long long seed;
   int strategy_mixed, strategy, races, stop, show_output, test_broken, all_events;
-  const char *out, *lines, *replay;
+  const char *out, *lines, *replay, *dfs_schedule;
   uintptr_t atomic_fns[64];
   int n_atomic_fns;
   uintptr_t error_fns[16];
@@ -109,6 +120,10 @@ struct thr {
   void *(*fn)(void *);
   void *arg, *retval;
   pthread_t real;
+  /* The thread's stack as dfs hashes it: from user_sp (where the frame of the program's code
+   * that last called into the runtime begins) up to stack_hi (the top of the frame of its
+   * outermost function, main or the start routine; 0 while unknown). */
+  uintptr_t user_sp, stack_hi;
 };
 
 static struct thr T[MAX_THREADS];
@@ -116,6 +131,13 @@ static int nthreads, cur;
 static unsigned long steps;
 static unsigned long long rng_state;
 static int run_index, out_fd = 2;
+static unsigned long long run_seed;
+/* Set by PC() in every entry point from the program: where its caller's frame begins. */
+static uintptr_t entry_cfa;
+/* The created threads' stacks: one slot of STACK_SIZE per thread index, mapped by the fork
+ * server, so that a thread's stack (and what glibc keeps at its top) lies at the same address
+ * in every run whatever else was mapped before it (dfs compares stacks and pointers into them). */
+static char *stacks;
 static const char *run_strategy = "random";
 static int in_child;
 static unsigned long pct_k = 50;
@@ -137,6 +159,8 @@ static unsigned long evlog_n, evlog_cap;
 
 struct mtx { uintptr_t addr; int owner; };
 static struct mtx M[MAX_MUTEXES];
+static struct mtx *mutexes_used[MAX_MUTEXES]; /* M's entries in use, for the state hash */
+static int n_mutexes_used;
 
 static unsigned long long rnd(void) { /* splitmix64 */
   unsigned long long z = (rng_state += 0x9e3779b97f4a7c15ULL);
@@ -322,6 +346,7 @@ static void json_escape(char *dst, size_t cap, const char *src) {
 }
 
 static int reported;
+static void out_schedule(void);
 
 /* Writes this run's result line and ends the process. pc/pc2: the code addresses involved
  * (violation: the failing call; race: both accesses). */
@@ -337,7 +362,7 @@ static void finish(const char *outcome, const char *msg, uintptr_t pc, int tid, 
            "{\"run\":%d,\"seed\":%llu,\"strategy\":\"%s\",\"outcome\":\"%s\",\"message\":\"%s\","
            "\"steps\":%lu,\"threads\":%d,\"pc\":\"0x%lx\",\"thread\":%d,\"pc2\":\"0x%lx\","
            "\"thread2\":%d,\"pct_k\":%lu,\"pct_depth\":%lu",
-           run_index, cfg.seed + (unsigned long long)run_index, run_strategy, outcome, esc, steps,
+           run_index, run_seed, run_strategy, outcome, esc, steps,
            nthreads, (unsigned long)pc, tid, (unsigned long)pc2, tid2, pct_k,
            cfg.strategy == S_PCT ? cfg.pct_depth : 0UL);
   out_str(buf);
@@ -353,6 +378,7 @@ static void finish(const char *outcome, const char *msg, uintptr_t pc, int tid, 
     }
     out_str("]");
   }
+  if (failure && cfg.strategy == S_DFS) out_schedule();
   out_str("}\n");
   _exit(0);
 }
@@ -378,7 +404,12 @@ static struct mtx *mutex_of(uintptr_t a) {
   for (size_t i = 0; i < MAX_MUTEXES; ++i) {
     struct mtx *m = &M[(h + i) % MAX_MUTEXES];
     if (m->addr == a) return m;
-    if (!m->addr) { m->addr = a; m->owner = -1; return m; }
+    if (!m->addr) {
+      m->addr = a;
+      m->owner = -1;
+      mutexes_used[n_mutexes_used++] = m;
+      return m;
+    }
   }
   finish("limit", "too many mutexes", 0, cur, 0, -1);
 }
@@ -431,6 +462,259 @@ static void replay_advance(int t) {
   rlast[t] = p + 1;
 }
 
+/* ---- systematic search (dfs) ----------------------------------------------------------- */
+/* A depth-first search over schedules with state caching. A *choice point* is a scheduling
+ * point where two or more threads are enabled. The search stack (per choice point of the
+ * current path: the enabled threads, those tried, the one taken) and the set of visited
+ * states live in memory the fork server maps shared before it forks. A run follows the
+ * stack's first `prefix` choices; at each later choice point it hashes the program's state:
+ * a state some run reached before ends the run (`visited`: its successors were or will be
+ * explored from there); a new one is added and pushed with its lowest enabled thread taken.
+ * After each run the fork server backtracks to the deepest point with an untried thread. When
+ * none is left, every state reachable under these nondet values has been explored.
+ *
+ * The hash must tell apart states whose futures differ, or pruning loses behaviours:
+ *  - memory: every location outside the stacks that the program accessed (its instrumented
+ *    accesses), as the difference between its contents and its first contents (the
+ *    executable's image for globals, zero elsewhere: malloc zeroes), summed over locations,
+ *    so two paths that touched different locations but left the same memory compare equal;
+ *  - per thread: its pending event, whether it finished, its atomic-section depth, its start
+ *    argument and return value, and the bytes of its stack from the frame of the program's
+ *    code that called into the runtime up to the frame of its outermost function: the
+ *    program is compiled at -O0, where every value live across a call is in a stack slot
+ *    (its code saves no callee-saved register, so none carries a value into the runtime);
+ *  - the owner of each mutex, the number of threads and the nondet generator's state.
+ * Dead stack slots that a frame has not written yet make equal states look different (more
+ * runs, never a wrong prune). A hash collision merges two states: a bug may be missed, a
+ * violation is never invented (every violation is a real run). Memory written only by code
+ * that is not instrumented (libc) and never read by instrumented code is not hashed. */
+
+struct dfs_frame {
+  uint64_t enabled, tried;
+  unsigned char choice;
+};
+static struct dfs_shared {
+  unsigned long prefix, depth; /* a run follows frames [0, prefix), then pushes up to depth */
+  unsigned long states, cap;   /* visited states; slots of the table (a power of two) */
+  int full;                    /* the table is three-quarters full: the search stops */
+} *dfs;
+static struct dfs_frame *dfs_f; /* cfg.max_steps + 1 frames */
+static uint64_t *dfs_table;     /* the visited states' hashes, open addressing, 0 = empty */
+static unsigned long dfs_point; /* choice points this run has passed */
+static int dfs_follow;          /* SIREN_RT_DFS_SCHEDULE: one run along a given schedule */
+
+/* The executable's data and bss as they were before any run: the first contents of globals. */
+extern char __data_start[], _end[];
+static unsigned char *image;
+static uintptr_t main_stack_lo, main_stack_hi;
+
+static uint64_t mix64(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
+  return x ^ (x >> 33);
+}
+
+/* n bytes at p (p == 0: n zero bytes) into h. */
+static uint64_t hash_bytes(uint64_t h, const unsigned char *p, size_t n) {
+  uint64_t w = 0;
+  for (; n >= 8; n -= 8) {
+    if (p) { memcpy(&w, p, 8); p += 8; }
+    h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+    h ^= h >> 29;
+  }
+  if (n) {
+    w = 0;
+    if (p) memcpy(&w, p, n);
+    h = (h ^ w ^ ((uint64_t)n << 56)) * 0x9e3779b97f4a7c15ULL;
+  }
+  return mix64(h);
+}
+
+/* The locations the program accessed outside the stacks, an open-addressing set (mapped, not
+ * malloc'd: the program's heap addresses must not depend on the runtime's own allocations). */
+struct loc {
+  uintptr_t addr;
+  unsigned size;
+  uint64_t first; /* the hash of its first contents */
+};
+static struct loc *locs;
+static unsigned long n_locs, locs_cap;
+
+static uint64_t loc_hash(uintptr_t addr, unsigned size, const unsigned char *p) {
+  return hash_bytes(mix64(addr ^ ((uint64_t)size << 48)), p, size);
+}
+
+static int on_a_stack(uintptr_t a) {
+  return (a >= main_stack_lo && a < main_stack_hi) ||
+         (a >= (uintptr_t)stacks && a < (uintptr_t)stacks + MAX_THREADS * STACK_SIZE);
+}
+
+static void loc_put(struct loc *tab, unsigned long cap, const struct loc *l) {
+  unsigned long i = mix64(l->addr ^ l->size) & (cap - 1);
+  while (tab[i].size) i = (i + 1) & (cap - 1);
+  tab[i] = *l;
+}
+
+static void note_location(uintptr_t addr, unsigned size) {
+  if (on_a_stack(addr)) return; /* hashed with its thread's stack */
+  if (locs_cap) {
+    for (unsigned long i = mix64(addr ^ size) & (locs_cap - 1); locs[i].size; i = (i + 1) & (locs_cap - 1))
+      if (locs[i].addr == addr && locs[i].size == size) return;
+  }
+  if (2 * (n_locs + 1) > locs_cap) {
+    unsigned long cap = locs_cap ? 2 * locs_cap : 1024;
+    struct loc *tab = mmap(0, cap * sizeof *tab, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (tab == MAP_FAILED) finish("limit", "dfs: no memory for the accessed locations", 0, cur, 0, -1);
+    for (unsigned long i = 0; i < locs_cap; ++i)
+      if (locs[i].size) loc_put(tab, cap, &locs[i]);
+    if (locs) munmap(locs, locs_cap * sizeof *locs);
+    locs = tab;
+    locs_cap = cap;
+  }
+  const int global = addr >= (uintptr_t)__data_start && addr + size <= (uintptr_t)_end;
+  struct loc l = {addr, size,
+                  loc_hash(addr, size, global ? image + (addr - (uintptr_t)__data_start) : 0)};
+  loc_put(locs, locs_cap, &l);
+  ++n_locs;
+}
+
+/* The state at this scheduling point (0: it cannot be hashed, a thread's stack is unknown). */
+static uint64_t state_hash(void) {
+  uint64_t mem = 0;
+  for (unsigned long i = 0; i < locs_cap; ++i)
+    if (locs[i].size)
+      mem += loc_hash(locs[i].addr, locs[i].size, (const unsigned char *)locs[i].addr) - locs[i].first;
+  /* SIREN_RT_TEST_BROKEN=2 (test only): a deliberately wrong hash of shared memory only, which
+   * merges states that differ in a thread's position or locals. */
+  if (cfg.test_broken == 2) return mem | 1;
+  uint64_t h = mix64(mem ^ (uint64_t)nthreads);
+  for (int t = 0; t < nthreads; ++t) {
+    const struct thr *th = &T[t];
+    const struct event *e = &th->pending;
+    h = mix64(h ^ e->kind ^ (uint64_t)e->atomic << 8 ^ (uint64_t)th->finished << 9 ^
+              (uint64_t)th->atomic_depth << 10 ^ (uint64_t)e->size << 32);
+    h = mix64(h ^ e->addr);
+    h = mix64(h ^ e->pc);
+    h = mix64(h ^ (uintptr_t)th->arg);
+    h = mix64(h ^ (uintptr_t)th->retval);
+    /* A thread yet to start, ending or ended has no frame of the program that matters. */
+    if (th->finished || e->kind == E_START || e->kind == E_EXIT) continue;
+    if (!th->stack_hi || th->user_sp >= th->stack_hi || th->stack_hi - th->user_sp > STACK_SIZE) return 0;
+    h = hash_bytes(h, (const unsigned char *)th->user_sp, th->stack_hi - th->user_sp);
+  }
+  uint64_t locks = 0;
+  for (int i = 0; i < n_mutexes_used; ++i)
+    if (mutexes_used[i]->owner >= 0) locks += mix64(mutexes_used[i]->addr ^ (uint64_t)mutexes_used[i]->owner << 56);
+  h = mix64(h ^ locks);
+  h = mix64(h ^ rng_state);
+  return h ? h : 1;
+}
+
+/* Adds h to the visited states; 0 if it was there. */
+static int dfs_visit(uint64_t h) {
+  unsigned long i = h & (dfs->cap - 1);
+  for (; dfs_table[i]; i = (i + 1) & (dfs->cap - 1))
+    if (dfs_table[i] == h) return 0;
+  if (4 * (dfs->states + 1) > 3 * dfs->cap) {
+    dfs->full = 1;
+    finish("limit", "dfs: the table of visited states is full", 0, cur, 0, -1);
+  }
+  dfs_table[i] = h;
+  ++dfs->states;
+  return 1;
+}
+
+/* The thread to run at a choice point (n_en >= 2). */
+static int dfs_choose(void) {
+  uint64_t en = 0;
+  for (int t = 0; t < nthreads; ++t)
+    if (enabled(t)) en |= 1ULL << t;
+  const unsigned long d = dfs_point++;
+  if (d < dfs->prefix) {
+    const int c = dfs_f[d].choice;
+    if (en >> c & 1) return c;
+    finish("limit", "dfs: the run left the schedule it was given (the program does not repeat itself)", 0, cur,
+           0, -1);
+  }
+  if (!dfs_follow) {
+    const uint64_t h = state_hash();
+    if (h && !dfs_visit(h)) finish("visited", "a state explored before", 0, cur, 0, -1);
+  }
+  const int c = __builtin_ctzll(en);
+  dfs_f[d].enabled = en;
+  dfs_f[d].tried = 1ULL << c;
+  dfs_f[d].choice = (unsigned char)c;
+  dfs->depth = d + 1;
+  return c;
+}
+
+/* The choices of this run, run-length encoded as SIREN_RT_DFS_SCHEDULE reads them. */
+static void out_schedule(void) {
+  char buf[32];
+  out_str(",\"schedule\":\"");
+  for (unsigned long i = 0; i < dfs_point;) {
+    unsigned long j = i;
+    while (j < dfs_point && dfs_f[j].choice == dfs_f[i].choice) ++j;
+    if (j - i > 1) snprintf(buf, sizeof buf, "%s%dx%lu", i ? "," : "", dfs_f[i].choice, j - i);
+    else snprintf(buf, sizeof buf, "%s%d", i ? "," : "", dfs_f[i].choice);
+    out_str(buf);
+    i = j;
+  }
+  out_str("\"");
+}
+
+/* Fork server: the shared search state, the image of the globals, the main thread's stack. */
+static void dfs_init(void) {
+  const unsigned long frames = cfg.max_steps + 2;
+  const unsigned long cap = 1UL << env_ul("SIREN_RT_DFS_TABLE_BITS", 23);
+  const int shared = MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE;
+  dfs = mmap(0, sizeof *dfs, PROT_READ | PROT_WRITE, shared, -1, 0);
+  dfs_f = mmap(0, frames * sizeof *dfs_f, PROT_READ | PROT_WRITE, shared, -1, 0);
+  dfs_table = mmap(0, cap * sizeof *dfs_table, PROT_READ | PROT_WRITE, shared, -1, 0);
+  if (dfs == MAP_FAILED || dfs_f == MAP_FAILED || dfs_table == MAP_FAILED) _exit(72);
+  dfs->cap = cap;
+  image = mmap(0, (size_t)(_end - __data_start), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (image == MAP_FAILED) _exit(72);
+  memcpy(image, __data_start, (size_t)(_end - __data_start));
+  pthread_attr_t a;
+  void *lo;
+  size_t size;
+  if (pthread_getattr_np(pthread_self(), &a) == 0) {
+    if (pthread_attr_getstack(&a, &lo, &size) == 0) {
+      main_stack_lo = (uintptr_t)lo;
+      main_stack_hi = (uintptr_t)lo + size;
+    }
+    pthread_attr_destroy(&a);
+  }
+  /* "0x3,2,1x4": the choices of a failing run, to follow once. */
+  for (const char *p = cfg.dfs_schedule; p && *p && dfs->prefix < frames;) {
+    char *end;
+    const unsigned long t = strtoul(p, &end, 10);
+    if (end == p || t >= 64) break;
+    unsigned long n = 1;
+    if (*end == 'x') n = strtoul(end + 1, &end, 10);
+    for (; n > 0 && dfs->prefix < frames; --n) dfs_f[dfs->prefix++].choice = (unsigned char)t;
+    p = *end == ',' ? end + 1 : end;
+    dfs_follow = 1;
+  }
+}
+
+/* Fork server, after a run: the next run's prefix. 0 when the search is over. */
+static int dfs_backtrack(void) {
+  if (dfs_follow || dfs->full) return 0;
+  unsigned long d = dfs->depth;
+  while (d > 0 && !(dfs_f[d - 1].enabled & ~dfs_f[d - 1].tried)) --d;
+  if (d == 0) return 0;
+  struct dfs_frame *f = &dfs_f[d - 1];
+  const int c = __builtin_ctzll(f->enabled & ~f->tried);
+  f->tried |= 1ULL << c;
+  f->choice = (unsigned char)c;
+  dfs->prefix = dfs->depth = d;
+  return 1;
+}
+
 static int choose(void) {
   int n_en = 0, only = -1;
   for (int t = 0; t < nthreads; ++t)
@@ -438,7 +722,8 @@ static int choose(void) {
   if (n_en == 0) return -1;
   if (n_en == 1) return only;
   /* SIREN_RT_TEST_BROKEN (test only): a deliberately broken oracle that never preempts. */
-  if (cfg.test_broken && enabled(cur)) return cur;
+  if (cfg.test_broken == 1 && enabled(cur)) return cur;
+  if (cfg.strategy == S_DFS) return dfs_choose();
   if (cfg.strategy == S_REPLAY) {
     int best = -1;
     size_t best_pos = (size_t)-1;
@@ -518,6 +803,7 @@ static void sched(struct event e) {
   if (!in_child) return;
   int self = cur;
   T[self].pending = e;
+  T[self].user_sp = entry_cfa;
   check_races(self);
   if (T[self].atomic_depth > 0 && enabled(self)) {
     replay_advance(self);
@@ -570,11 +856,16 @@ static void thread_ended(int self) {
   sem_post(&T[next].sem);
 }
 
-#define PC() ((uintptr_t)__builtin_return_address(0))
+/* The code address that called the entry point of the runtime using it. Each entry point from
+ * the program uses it, so it also notes where the caller's stack frame begins (this entry
+ * point's canonical frame address): the state dfs hashes covers the program's stack from
+ * there up, not the runtime's frames below. */
+#define PC() (entry_cfa = (uintptr_t)__builtin_dwarf_cfa(), (uintptr_t)__builtin_return_address(0))
 
 static void access_ev(uintptr_t addr, unsigned size, int kind, int atomic, uintptr_t pc) {
   struct event e = {(unsigned char)kind, (unsigned char)(atomic || T[cur].atomic_depth > 0),
                     size, addr, pc};
+  if (cfg.strategy == S_DFS) note_location(addr, size);
   sched(e);
 }
 
@@ -689,8 +980,14 @@ static void error_reached(uintptr_t pc, const char *what) {
   violation(pc, what);
 }
 
+extern int main() __attribute__((weak));
 RT_API void __cyg_profile_func_enter(void *fn, void *site) {
   if (!in_child) return;
+  entry_cfa = (uintptr_t)__builtin_dwarf_cfa();
+  /* The top of the thread's outermost frame of the program (its canonical frame address; the
+   * program, compiled at -O0, keeps a frame pointer): the end of the stack dfs hashes. */
+  if (!T[cur].stack_hi && (cur ? fn == (void *)T[cur].fn : fn == (void *)main))
+    T[cur].stack_hi = *(uintptr_t *)__builtin_frame_address(0) + 16; /* the caller's saved frame pointer */
   for (int i = 0; i < cfg.n_error_fns; ++i)
     if ((uintptr_t)fn == cfg.error_fns[i]) error_reached((uintptr_t)site, "reach_error() called");
   for (int i = 0; i < cfg.n_atomic_fns; ++i)
@@ -844,6 +1141,7 @@ RT_API int __wrap_pthread_create(pthread_t *h, const pthread_attr_t *attr, void 
   struct event e = {E_CREATE, 0, 0, 0, PC()};
   sched(e);
   if (nthreads == MAX_THREADS) finish("limit", "too many threads", e.pc, cur, 0, -1);
+  if (cfg.strategy == S_DFS && nthreads == 64) finish("limit", "dfs: more than 64 threads", e.pc, cur, 0, -1);
   int t = nthreads++;
   struct thr *th = &T[t];
   memset(th, 0, sizeof *th);
@@ -856,7 +1154,7 @@ RT_API int __wrap_pthread_create(pthread_t *h, const pthread_attr_t *attr, void 
   th->prio = cfg.pct_depth + (rnd() >> 4);
   pthread_attr_t a;
   pthread_attr_init(&a);
-  pthread_attr_setstacksize(&a, 1 << 20);
+  pthread_attr_setstack(&a, stacks + t * STACK_SIZE + 4096, STACK_SIZE - 4096); /* above its guard page */
   if (__real_pthread_create(&th->real, &a, trampoline, (void *)(intptr_t)t) != 0)
     finish("limit", "the system refused a thread", e.pc, cur, 0, -1);
   pthread_attr_destroy(&a);
@@ -937,19 +1235,20 @@ RT_API int __wrap_pthread_cond_init(pthread_cond_t *c, const pthread_condattr_t 
   return 0;
 }
 RT_API int __wrap_pthread_cond_destroy(pthread_cond_t *c) { (void)c; return 0; }
-RT_API int __wrap_sched_yield(void) {
+static int yield_at(uintptr_t pc) {
   if (in_child) {
-    struct event e = {E_YIELD, 0, 0, 0, PC()};
+    struct event e = {E_YIELD, 0, 0, 0, pc};
     sched(e);
     T[cur].run_len += 1000;
   }
   return 0;
 }
-RT_API int __wrap_usleep(unsigned us) { (void)us; return __wrap_sched_yield(); }
-RT_API unsigned __wrap_sleep(unsigned s) { (void)s; __wrap_sched_yield(); return 0; }
+RT_API int __wrap_sched_yield(void) { return yield_at(PC()); }
+RT_API int __wrap_usleep(unsigned us) { (void)us; return yield_at(PC()); }
+RT_API unsigned __wrap_sleep(unsigned s) { (void)s; yield_at(PC()); return 0; }
 RT_API int __wrap_nanosleep(const struct timespec *a, struct timespec *b) {
   (void)a; (void)b;
-  return __wrap_sched_yield();
+  return yield_at(PC());
 }
 
 /* ---- the fork server ------------------------------------------------------------------- */
@@ -972,11 +1271,14 @@ static void on_signal(int sig) {
 }
 
 /* Everything a run does follows from its seed (cfg.seed + index) and PCT's k, which the
- * result line reports: SIREN_RT_SEED=seed SIREN_RT_PCT_K=k SIREN_RT_RUNS=1 repeats it. */
+ * result line reports: SIREN_RT_SEED=seed SIREN_RT_PCT_K=k SIREN_RT_RUNS=1 repeats it. A dfs
+ * run follows from its schedule, and the nondet values of cfg.seed: every run of the search
+ * draws the same values, so that a prefix of choices repeats. */
 static void start_child(int index) {
   in_child = 1;
   run_index = index;
-  const unsigned long long seed = cfg.seed + (unsigned long long)index;
+  const unsigned long long seed = cfg.seed + (cfg.strategy == S_DFS ? 0 : (unsigned long long)index);
+  run_seed = seed;
   rng_state = seed * 0x2545F4914F6CDD1DULL;
   (void)rnd();
   /* mixed: PCT (odd seeds), uniform random and round robin (even seeds, in turn) */
@@ -1010,6 +1312,7 @@ static void start_child(int index) {
                  : cfg.strategy == S_REPLAY  ? "replay"
                  : cfg.strategy == S_QUANTUM ? "round-robin"
                  : cfg.strategy == S_DEMOTE  ? "demote"
+                 : cfg.strategy == S_DFS     ? "dfs"
                                              : "random";
   memset(T, 0, sizeof T);
   nthreads = 1;
@@ -1056,6 +1359,8 @@ __attribute__((constructor(101))) static void siren_rt_init(void) {
   cfg.out = getenv("SIREN_RT_OUT");
   cfg.lines = getenv("SIREN_RT_LINES");
   cfg.replay = getenv("SIREN_RT_REPLAY");
+  cfg.dfs_schedule = getenv("SIREN_RT_DFS_SCHEDULE");
+  cfg.timeout_ms = env_ul("SIREN_RT_TIMEOUT_MS", 0);
   const char *s = getenv("SIREN_RT_STRATEGY");
   cfg.strategy = S_RANDOM;
   cfg.strategy_mixed = !s || !*s || !strcmp(s, "mixed");
@@ -1063,6 +1368,7 @@ __attribute__((constructor(101))) static void siren_rt_init(void) {
   if (s && !strcmp(s, "round-robin")) cfg.strategy = S_QUANTUM;
   if (s && !strcmp(s, "demote")) cfg.strategy = S_DEMOTE;
   if (s && !strcmp(s, "replay")) cfg.strategy = S_REPLAY;
+  if (s && !strcmp(s, "dfs")) cfg.strategy = S_DFS;
   cfg.n_atomic_fns = parse_addrs("SIREN_RT_ATOMIC_FNS", cfg.atomic_fns, 64);
   cfg.n_error_fns = parse_addrs("SIREN_RT_ERROR_FNS", cfg.error_fns, 16);
   if (cfg.strategy == S_REPLAY) {
@@ -1071,12 +1377,32 @@ __attribute__((constructor(101))) static void siren_rt_init(void) {
     load_lines(cfg.lines);
     load_replay(cfg.replay);
   }
+  /* The created threads' stack slots, each with a guard page at its bottom. */
+  stacks = mmap(0, MAX_THREADS * STACK_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                -1, 0);
+  if (stacks == MAP_FAILED) _exit(72);
+  for (int t = 0; t < MAX_THREADS; ++t) mprotect(stacks + t * STACK_SIZE, 4096, PROT_NONE);
+  if (cfg.strategy == S_DFS) dfs_init();
+  if (dfs_follow) cfg.runs = 1;
   int fd = 2;
   if (cfg.out) {
     fd = open(cfg.out, O_WRONLY | O_CREAT | O_APPEND, 0644);
     if (fd < 0) fd = 2;
   }
+  /* dfs: a search makes many runs; those without a failure are only counted, in one line after
+   * the last run. */
+  static const char *const quiet_outcomes[] = {"ok", "pruned", "deadlock", "bound", "timeout", "crash", "limit",
+                                               "visited"};
+  enum { N_QUIET = sizeof quiet_outcomes / sizeof *quiet_outcomes };
+  unsigned long quiet_counts[N_QUIET] = {0}, done = 0;
+  int exhausted = 0;
+  struct timespec t0, now;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
   for (unsigned long i = 0; i < cfg.runs; ++i) {
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (cfg.timeout_ms &&
+        (unsigned long)((now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000) >= cfg.timeout_ms)
+      break;
     int p[2];
     if (pipe(p) != 0) _exit(70);
     pid_t pid = fork();
@@ -1089,20 +1415,28 @@ __attribute__((constructor(101))) static void siren_rt_init(void) {
     }
     close(p[1]);
     char buf[65536];
-    int failure = 0;
+    int failure = 0, quiet = 0;
     size_t got = 0;
     unsigned long long steps_seen = 0;
     for (;;) {
-      ssize_t n = read(p[0], buf, sizeof buf);
+      ssize_t n = read(p[0], buf, sizeof buf - 1);
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) break;
+      buf[n] = 0;
       if (got == 0 && (strstr(buf, "\"outcome\":\"violation\"") || strstr(buf, "\"outcome\":\"race\"")))
         failure = 1;
       if (got == 0) {
         const char *st = strstr(buf, "\"steps\":");
         if (st) steps_seen = strtoull(st + 8, 0, 10);
+        const char *oc = strstr(buf, "\"outcome\":\"");
+        for (int k = 0; cfg.strategy == S_DFS && !failure && oc && k < N_QUIET; ++k)
+          if (!strncmp(oc + 11, quiet_outcomes[k], strlen(quiet_outcomes[k])) && oc[11 + strlen(quiet_outcomes[k])] == '"') {
+            ++quiet_counts[k];
+            quiet = 1;
+          }
       }
       got += (size_t)n;
+      if (quiet) continue;
       ssize_t off = 0;
       while (off < n) {
         ssize_t w = write(fd, buf + off, (size_t)(n - off));
@@ -1113,7 +1447,10 @@ __attribute__((constructor(101))) static void siren_rt_init(void) {
     close(p[0]);
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-    if (got == 0) { /* the child died without a word (e.g. SIGKILL, or _exit in the program) */
+    ++done;
+    if (got == 0 && cfg.strategy == S_DFS) {
+      ++quiet_counts[WIFSIGNALED(status) ? 5 : 0];
+    } else if (got == 0) { /* the child died without a word (e.g. SIGKILL, or _exit in the program) */
       char line[256];
       if (WIFSIGNALED(status))
         snprintf(line, sizeof line,
@@ -1130,6 +1467,19 @@ __attribute__((constructor(101))) static void siren_rt_init(void) {
       want_events = 0; /* the first failing run carries its events; later ones only counts */
       if (cfg.stop) break;
     }
+    if (cfg.strategy == S_DFS && !dfs_backtrack()) {
+      exhausted = !dfs_follow && !dfs->full;
+      break;
+    }
+  }
+  if (cfg.strategy == S_DFS) {
+    char line[512];
+    int o = snprintf(line, sizeof line, "{\"dfs\":{\"runs\":%lu,\"states\":%lu,\"exhausted\":%d,\"table_full\":%d},\"counts\":{",
+                     done, dfs->states, exhausted, dfs->full);
+    for (int k = 0; k < N_QUIET; ++k)
+      o += snprintf(line + o, sizeof line - (size_t)o, "%s\"%s\":%lu", k ? "," : "", quiet_outcomes[k], quiet_counts[k]);
+    snprintf(line + o, sizeof line - (size_t)o, "}}\n");
+    if (write(fd, line, strlen(line)) < 0) {}
   }
   _exit(0);
 }

@@ -123,5 +123,36 @@ case("test: no violation", ["test", ok_c, "--runs", "50"], 0)
 case("test: timeout", ["test", spin_c, "--runs", "1000000", "--timeout", "3", "--max-steps", "100000000",
                        "--run-timeout-ms", "1000"], 0, max_seconds=15)
 
+# siren test --strategy dfs: the systematic search says when it explored every state, its failing
+# run's "this run again" command repeats the violation, and --timeout stops a search that cannot end.
+lost_c = write("lost.c", "#include <pthread.h>\n#include <assert.h>\nint x;\n"
+               "void *inc(void *a) { x++; return 0; }\n"
+               "int main(void) { pthread_t a, b; pthread_create(&a, 0, inc, 0); pthread_create(&b, 0, inc, 0);"
+               " pthread_join(a, 0); pthread_join(b, 0); assert(x == 2); return 0; }\n")
+
+
+def expect_stdout(name, p, rx):
+    import re
+    if not re.search(rx, p.stdout):
+        print(f"FAIL {name}: stdout does not match /{rx}/: {p.stdout.strip()[-300:]!r}")
+        failures.append(name)
+
+
+case("test: schedule without dfs", ["test", ok_c, "--schedule", "0x2,1"], 1, r"--schedule is a run of --strategy dfs")
+p = case("test: dfs exhausts", ["test", ok_c, "--strategy", "dfs"], 0)
+expect_stdout("test: dfs exhausts", p, r"NO VIOLATION FOUND: every reachable state explored \([0-9]+ states")
+p = case("test: dfs finds", ["test", lost_c, "--strategy", "dfs"], 10)
+expect_stdout("test: dfs finds", p, r"VIOLATION \(.*x == 2.*dfs schedule")
+again = [line for line in p.stdout.splitlines() if line.startswith("this run again: siren test ")]
+if not again or "--schedule" not in again[0]:
+    print("FAIL test: dfs finds: no 'this run again' command with --schedule")
+    failures.append("test: dfs finds")
+else:
+    p = case("test: dfs schedule repeats", again[0].split()[4:], 10)
+    expect_stdout("test: dfs schedule repeats", p, r"VIOLATION .* in run 1 of 1")
+p = case("test: dfs timeout", ["test", spin_c, "--strategy", "dfs", "--timeout", "3", "--run-timeout-ms", "1000"], 0,
+         max_seconds=15)
+expect_stdout("test: dfs timeout", p, r"the systematic search stopped at --runs or --timeout before it explored every state")
+
 print(f"{count - len(set(failures))} passed, {len(set(failures))} failed")
 sys.exit(1 if failures else 0)

@@ -1,7 +1,7 @@
 // The native oracle (native/): compile real C with clang-16, run it under seeded and given
-// schedules. Each case asserts an outcome that a broken runtime would change; the last ones
-// run the deliberately broken runtime (SIREN_RT_TEST_BROKEN: it never preempts) and show that
-// the same assertions catch it.
+// schedules. Each case asserts an outcome that a broken runtime would change; some run a
+// deliberately broken runtime (SIREN_RT_TEST_BROKEN=1: it never preempts; =2: dfs hashes shared
+// memory only) and show that the same assertions catch it.
 #include "native/native.hpp"
 
 #include <doctest/doctest.h>
@@ -242,6 +242,99 @@ TEST_CASE("native: demote finds a bug that needs strict alternation; PCT does no
   REQUIRE(c.ok);
   CHECK_FALSE(c.failure);
   CHECK(c.runs == 500);
+}
+
+// The violation needs the two workers' eight atomic sections each to alternate strictly (16
+// switches of `last`): random and PCT schedules almost never give that, a search of the
+// schedules does. The state space is small (the workers' loop counters, last, switches).
+const char* kSwitches = R"(#include <pthread.h>
+extern void reach_error(void);
+extern void __VERIFIER_atomic_begin(void);
+extern void __VERIFIER_atomic_end(void);
+int last, switches;
+void *t(void *a) {
+  for (int k = 0; k < 8; k++) {
+    __VERIFIER_atomic_begin();
+    if (last != (int)(long)a) switches++;
+    last = (int)(long)a;
+    __VERIFIER_atomic_end();
+  }
+  return 0;
+}
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, t, (void *)1);
+  pthread_create(&b, 0, t, (void *)2);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  if (switches == 16) reach_error();
+  return 0;
+}
+)";
+
+TEST_CASE("native: dfs finds a bug that needs strict alternation where 200 random or PCT runs do not and its schedule repeats it") {
+  Prog p("switches", kSwitches);
+  REQUIRE(p.bin.ok);
+  for (const char* strategy : {"random", "pct"}) {
+    Options o = opts(200);
+    o.strategy = strategy;
+    const Summary r = run(p.bin, o);
+    REQUIRE(r.ok);
+    CHECK_MESSAGE(!r.failure, strategy);
+    CHECK(r.runs == 200);
+  }
+  Options o = opts(100'000);
+  o.strategy = "dfs";
+  const Summary d = run(p.bin, o);
+  REQUIRE(d.ok);
+  REQUIRE(d.failure);
+  CHECK(d.failure->strategy == "dfs");
+  CHECK(d.failure->message.find("reach_error") != std::string::npos);
+  CHECK(d.count(Outcome::Visited) > 0);  // the search pruned states it had seen
+  CHECK(d.states > 16);
+  REQUIRE_FALSE(d.failure->schedule.empty());
+  // The failing run's schedule, followed once, fails the same way.
+  o.schedule = d.failure->schedule;
+  const Summary again = run(p.bin, o);
+  REQUIRE(again.failure);
+  CHECK(again.runs == 1);
+  CHECK(again.failure->events.size() == d.failure->events.size());
+}
+
+TEST_CASE("native: dfs explores every state of a correct program and says so") {
+  Prog p("locked", kLocked);
+  REQUIRE(p.bin.ok);
+  Options o = opts(100'000);
+  o.strategy = "dfs";
+  const Summary s = run(p.bin, o);
+  REQUIRE(s.ok);
+  CHECK_FALSE(s.failure);
+  CHECK(s.exhausted);
+  CHECK_FALSE(s.table_full);
+  // Two workers, each lock / read / write / unlock, around main's creates and joins: tens of
+  // states (72 when this was written), not thousands (a state hash that never matches would
+  // never finish), not a handful (one that merges different states).
+  CHECK(s.states >= 30);
+  CHECK(s.states <= 300);
+  CHECK(s.count(Outcome::Ok) > 0);
+  CHECK(s.count(Outcome::Visited) > 0);
+  CHECK(s.runs < 1000);
+}
+
+TEST_CASE("native: the deliberately broken dfs (hashes shared memory only) misses the bug") {
+  // SIREN_RT_TEST_BROKEN=2: a state is its shared memory only, so states that differ only in
+  // where the threads are (their pending events, their stacks) are taken for one and pruned.
+  ::setenv("SIREN_RT_TEST_BROKEN", "2", 1);
+  Prog p("switches", kSwitches);
+  REQUIRE(p.bin.ok);
+  Options o = opts(100'000);
+  o.strategy = "dfs";
+  const Summary s = run(p.bin, o);
+  ::unsetenv("SIREN_RT_TEST_BROKEN");
+  REQUIRE(s.ok);
+  CHECK_FALSE(s.failure);  // the first dfs test case catches this
+  CHECK(s.exhausted);      // and it even claims to have seen every state
+  CHECK(s.states < 16);
 }
 
 TEST_CASE("native: a failing run reports the nondet values its threads got") {
