@@ -1235,6 +1235,50 @@ RT_API int __wrap_pthread_cond_init(pthread_cond_t *c, const pthread_condattr_t 
   return 0;
 }
 RT_API int __wrap_pthread_cond_destroy(pthread_cond_t *c) { (void)c; return 0; }
+/* Spin locks are mutexes here (siren's model too): a thread spinning on a held lock would never
+ * reach a scheduling point. */
+RT_API int __wrap_pthread_spin_lock(pthread_spinlock_t *l) {
+  return in_child ? lock_common((pthread_mutex_t *)(uintptr_t)l, PC()) : 0;
+}
+RT_API int __wrap_pthread_spin_unlock(pthread_spinlock_t *l) {
+  return in_child ? unlock_common((pthread_mutex_t *)(uintptr_t)l, PC()) : 0;
+}
+RT_API int __wrap_pthread_spin_trylock(pthread_spinlock_t *l) {
+  if (!in_child) return 0;
+  struct event e = {E_YIELD, 0, 0, (uintptr_t)l, PC()};
+  sched(e);
+  struct mtx *x = mutex_of((uintptr_t)l);
+  if (x->owner >= 0) return 16; /* EBUSY */
+  x->owner = cur;
+  return 0;
+}
+RT_API int __wrap_pthread_spin_init(pthread_spinlock_t *l, int pshared) {
+  (void)pshared;
+  if (in_child) mutex_of((uintptr_t)l)->owner = -1;
+  return 0;
+}
+RT_API int __wrap_pthread_spin_destroy(pthread_spinlock_t *l) { (void)l; return 0; }
+/* pthread_once with the control as 0 (new), 1 (running), 2 (done), as siren models it: the
+ * first caller claims it at a scheduling point and runs the routine; the others yield until
+ * it is done (glibc's own pthread_once would block in the kernel, out of the runtime's view). */
+RT_API int __wrap_pthread_once(pthread_once_t *o, void (*f)(void)) {
+  if (!in_child) return 0;
+  volatile int *c = (volatile int *)o;
+  struct event e = {E_YIELD, 0, 0, (uintptr_t)o, PC()};
+  sched(e);
+  if (*c == 0) {
+    *c = 1;
+    f();
+    *c = 2;
+    return 0;
+  }
+  while (*c != 2) {
+    struct event w = {E_YIELD, 0, 0, (uintptr_t)o, PC()};
+    sched(w);
+    T[cur].run_len += 1000;
+  }
+  return 0;
+}
 static int yield_at(uintptr_t pc) {
   if (in_child) {
     struct event e = {E_YIELD, 0, 0, 0, pc};
