@@ -113,6 +113,10 @@ struct thr {
   sem_t sem;
   struct event pending;
   int live, finished, atomic_depth;
+  /* A pending compare-and-swap writes only if it would succeed: the value it expects (size
+   * bytes of pending.addr), read when a race is checked (cas_pending set). */
+  int cas_pending;
+  uint64_t cas_expected;
   unsigned long long prio;
   unsigned level; /* S_DEMOTE: 0 = in the front group; n = demoted by the n-th change point */
   unsigned long run_len;
@@ -430,6 +434,16 @@ static int enabled(int t) {
 static int is_access_kind(int k) { return k == E_READ || k == E_WRITE || k == E_RMW; }
 static int is_access(const struct event *e) { return is_access_kind(e->kind); }
 
+/* Does thread t's pending access write, if it ran now? A compare-and-swap writes only when
+ * memory holds the value it expects (C11: a failed one only reads). */
+static int pending_writes(int t) {
+  const struct event *e = &T[t].pending;
+  if (e->kind == E_READ) return 0;
+  if (e->kind == E_RMW && T[t].cas_pending)
+    return memcmp((const void *)e->addr, &T[t].cas_expected, e->size) == 0;
+  return 1;
+}
+
 static void check_races(int self) {
   const struct event *a = &T[self].pending;
   if (!cfg.races || !is_access(a)) return;
@@ -437,7 +451,7 @@ static void check_races(int self) {
     if (u == self || !T[u].live || T[u].finished) continue;
     const struct event *b = &T[u].pending;
     if (!is_access(b)) continue;
-    if (a->kind == E_READ && b->kind == E_READ) continue;
+    if (!pending_writes(self) && !pending_writes(u)) continue;
     if (a->atomic && b->atomic) continue;
     if (a->addr < b->addr + b->size && b->addr < a->addr + a->size)
       finish("race", "data race", b->pc, u, a->pc, self);
@@ -915,7 +929,16 @@ RT_API RT_NOINLINE void *__tsan_memset(void *d, int c, unsigned long n) {
   return memset(d, c, n);
 }
 
-/* C11 / GCC atomics: one atomic scheduling point, then the operation on real memory. */
+/* C11 / GCC atomics: one atomic scheduling point, then the operation on real memory. A
+ * compare-and-swap's point remembers the value it expects (pending_writes). */
+static void cas_ev(uintptr_t a, unsigned size, uint64_t expected, uintptr_t pc) {
+  T[cur].cas_expected = 0;
+  memcpy(&T[cur].cas_expected, &expected, size); /* little-endian: the low `size` bytes */
+  T[cur].cas_pending = 1;
+  access_ev(a, size, E_RMW, 1, pc);
+  T[cur].cas_pending = 0;
+}
+
 #define RT_FETCH(N, TY, OP)                                                                       \
   RT_API RT_NOINLINE TY __tsan_atomic##N##_fetch_##OP(volatile TY *a, TY v, int mo) {             \
     access_ev((uintptr_t)a, N / 8, E_RMW, 1, PC());                                               \
@@ -942,17 +965,17 @@ RT_API RT_NOINLINE void *__tsan_memset(void *d, int c, unsigned long n) {
   RT_FETCH(N, TY, nand)                                                                           \
   RT_API RT_NOINLINE int __tsan_atomic##N##_compare_exchange_strong(volatile TY *a, TY *c, TY v,  \
                                                                     int mo, int fmo) {            \
-    access_ev((uintptr_t)a, N / 8, E_RMW, 1, PC());                                               \
+    cas_ev((uintptr_t)a, N / 8, *c, PC());                                                        \
     return __atomic_compare_exchange_n(a, c, v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);           \
   }                                                                                               \
   RT_API RT_NOINLINE int __tsan_atomic##N##_compare_exchange_weak(volatile TY *a, TY *c, TY v,    \
                                                                   int mo, int fmo) {              \
-    access_ev((uintptr_t)a, N / 8, E_RMW, 1, PC());                                               \
+    cas_ev((uintptr_t)a, N / 8, *c, PC());                                                        \
     return __atomic_compare_exchange_n(a, c, v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);           \
   }                                                                                               \
   RT_API RT_NOINLINE TY __tsan_atomic##N##_compare_exchange_val(volatile TY *a, TY c, TY v,       \
                                                                 int mo, int fmo) {                \
-    access_ev((uintptr_t)a, N / 8, E_RMW, 1, PC());                                               \
+    cas_ev((uintptr_t)a, N / 8, c, PC());                                                         \
     __atomic_compare_exchange_n(a, &c, v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                 \
     return c;                                                                                     \
   }
