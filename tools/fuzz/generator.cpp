@@ -650,7 +650,7 @@ class Gen {
     if (!calls_.empty()) kinds.insert(kinds.end(), {2, 3});
     if (unused_reads_) kinds.push_back(4);
     if (!atomics_.empty() && !c.in_atomic) kinds.insert(kinds.end(), {5, 5});
-    if (!fn_holders_.empty()) kinds.insert(kinds.end(), {6, 6, 6, 7});
+    if (!fn_holders_.empty()) kinds.insert(kinds.end(), {6, 6, 7});
     if (!c11_.empty()) kinds.insert(kinds.end(), {8, 8, 8});
     if (!gcc_.empty()) kinds.insert(kinds.end(), {9, 9, 9});
     if (kinds.empty()) return std::nullopt;
@@ -918,7 +918,7 @@ class Gen {
   // global pointer, an ops table (initialised at file scope, maybe reached through a pointer),
   // a struct task passed as the thread argument (workers share one sometimes).
   void add_callbacks(Program& p, int ng, int nw) {
-    const int nc = coin(0.7) ? 2 : 3;
+    const int nc = coin(0.85) ? 2 : 3;
     for (int i = 0; i < nc; ++i) p.callbacks.push_back({uni(0, 4), uni(0, ng - 1)});
     p.designated = coin(0.6);
     const int r = uni(0, 99);
@@ -927,16 +927,22 @@ class Gen {
       p.ops = {uni(0, nc - 1), uni(0, nc - 1)};
       p.ops_ptr = coin(0.4);
     }
-    if (r >= 50 || (p.fn_ptrs.empty() && p.ops.empty())) {
-      for (int i = 0; i < nw; ++i) {
-        Thread& t = p.workers[static_cast<std::size_t>(i)];
-        if (!p.tasks.empty() && coin(0.3)) t.task = uni(0, static_cast<int>(p.tasks.size()) - 1);
-        else if (p.tasks.empty() || coin(0.5)) {
-          t.task = static_cast<int>(p.tasks.size());
-          p.tasks.push_back({uni(0, nc - 1), uni(0, ng - 1)});
-        }
-      }
+    if (r >= 30 || (p.fn_ptrs.empty() && p.ops.empty())) {
+      // One task (two make every access through `tk` pointer-chasing, and the BMC slow): the
+      // first worker gets it, each other one with probability 0.5 (they share it then).
+      p.tasks.push_back({uni(0, nc - 1), uni(0, ng - 1)});
+      for (int i = 0; i < nw; ++i)
+        if (i == 0 || coin(0.5)) p.workers[static_cast<std::size_t>(i)].task = 0;
     }
+  }
+
+  // Workers started through a pointer (at most two: each pointer call site dispatches over every
+  // start routine and takes a thread slot for each, and three such sites of three routines
+  // exceed the front end's 8 threads).
+  void start_ptrs(Program& p) {
+    int n = 0;
+    for (Thread& t : p.workers)
+      if (coin(0.1) && n < 2) t.start_ptr = uni(1, 2), ++n;
   }
 
   void random(Program& p) {
@@ -953,11 +959,14 @@ class Gen {
     if (coin(0.35)) p.pointer_target = uni(0, ng - 1);
     p.mutex = coin(0.5);
     p.nondet = coin(0.15);
-    // The issue-17 constructs: 1-3 of them (more make the BMC slow), each equally likely.
+    // Function pointers and atomics: in a quarter / a third of the free-form programs.
+    const bool fn_ptrs = coin(0.25), atomics = coin(0.3);
+    // The issue-17 constructs: 1-3 of them (more make the BMC slow; 1-2 with function pointers
+    // or atomics), each equally likely.
     auto g = [&] { return uni(0, ng - 1); };
     std::vector<int> kinds{0, 1, 2, 3, 4, 5, 6, 7, 8};
     std::shuffle(kinds.begin(), kinds.end(), rng_);
-    kinds.resize(static_cast<std::size_t>(uni(1, 3)));
+    kinds.resize(static_cast<std::size_t>(uni(1, fn_ptrs || atomics ? 2 : 3)));
     unused_reads_ = false;
     for (int k : kinds) switch (k) {
         case 0: p.global_ptrs.push_back(g()); break;
@@ -974,10 +983,9 @@ class Gen {
         case 7: p.atomic_fns.push_back(g()); break;
         default: unused_reads_ = true;
       }
-    // Function pointers and atomics: each in about a third of the free-form programs.
-    if (coin(0.35)) add_callbacks(p, ng, nw);
-    if (coin(0.35)) {
-      if (coin(0.6)) {
+    if (fn_ptrs) add_callbacks(p, ng, nw);
+    if (atomics) {
+      if (coin(0.7)) {
         const int na = uni(1, 2);
         for (int i = 0; i < na; ++i) p.atomic_globals.push_back(uni(0, 2));
       }
@@ -985,8 +993,7 @@ class Gen {
       if (p.mutex) p.lock_style = uni(0, 3);
       no_sections_ = true;
     }
-    for (int i = 0; i < nw; ++i)  // a start routine held in a pointer
-      if (coin(0.1)) p.workers[static_cast<std::size_t>(i)].start_ptr = uni(1, 2);
+    start_ptrs(p);
     setup_locations(p, {});
     // Fewer statements with more threads: the interleavings multiply.
     const int max_stmts = std::max(1, opt_.max_stmts - nw);
@@ -995,10 +1002,7 @@ class Gen {
       const auto reads = shared_reads_, writes = shared_writes_;
       const auto holders = holders_, fn_holders = fn_holders_;
       if (t.task >= 0) {  // `struct task *tk = (struct task *)arg;`: a callback and a pointer
-        fn_holders_.push_back("tk->fn");
-        holders_.push_back("tk->at");
-        shared_reads_.push_back("*tk->at");
-        shared_writes_.push_back("*tk->at");
+        fn_holders_.push_back("tk->fn");  // (`*tk->at` only in the statement ensure_constructs adds)
       } else if (coin(0.12)) {  // a pointer argument: `int *ap = (int *)arg;`
         t.arg_target = g();
         holders_.push_back("ap");
@@ -1118,9 +1122,8 @@ class Gen {
       }
     }
     std::shuffle(w.begin(), w.end(), rng_);  // creation order varies
-    for (Thread& t : w)
-      if (coin(0.1)) t.start_ptr = uni(1, 2);
     p.workers = std::move(w);
+    start_ptrs(p);
     make_main(p);
     // make_main may add a random final assert over g0/g1 (reads only): fine.
   }
@@ -1144,12 +1147,18 @@ class Gen {
           inc = simple(coin(0.5) ? fmt::format("__sync_fetch_and_add(&g{}, 1);", k)
                                  : fmt::format("__atomic_fetch_add(&g{}, 1, __ATOMIC_SEQ_CST);", k));
           break;
-        case 7:  // through an ops table whose other callback decrements
-          if (p.ops.empty()) {
+        case 7:  // through an ops table whose other callback decrements, or a task argument
+          if (p.callbacks.empty()) {
             p.callbacks = {{0, 0}, {1, 0}};
-            p.ops = {0, 1};
             p.designated = coin(0.5);
           }
+          if (t.arg_target < 0 && t.task < 0 && coin(0.5)) {
+            t.task = static_cast<int>(p.tasks.size());
+            p.tasks.push_back({0, k});
+            inc = simple("*tk->at = tk->fn(*tk->at);");
+            break;
+          }
+          if (p.ops.empty()) p.ops = {0, 1};
           inc = simple(fmt::format("{0} = ops.run({0});", g));
           break;
         case 0:
@@ -1212,8 +1221,7 @@ class Gen {
     }
     obs.body.push_back(simple(assert_text("!(" + cond + ")")));
     p.workers.push_back(obs);
-    for (Thread& t : p.workers)
-      if (coin(0.1)) t.start_ptr = uni(1, 2);
+    start_ptrs(p);
     setup_locations(p, {0, 1});
     make_main(p);
   }
