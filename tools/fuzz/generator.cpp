@@ -15,13 +15,14 @@ namespace siren::fuzz {
 
 namespace {
 
-void print_stmts(const std::vector<Stmt>& stmts, int indent, const std::vector<Thread>& workers, std::string& out);
+void print_stmts(const std::vector<Stmt>& stmts, int indent, const Program& p, std::string& out);
 
 // Statement uid of each printed line (filled while printing a function body; lines are
 // counted from the start of the body text and shifted by the caller).
 thread_local std::vector<int>* g_line_uids = nullptr;
 
-void print_stmt(const Stmt& s, int indent, const std::vector<Thread>& workers, std::string& out) {
+void print_stmt(const Stmt& s, int indent, const Program& p, std::string& out) {
+  const std::vector<Thread>& workers = p.workers;
   const std::string pad(static_cast<std::size_t>(indent) * 2, ' ');
   if (g_line_uids) {
     const auto line = static_cast<std::size_t>(std::count(out.begin(), out.end(), '\n'));
@@ -32,34 +33,54 @@ void print_stmt(const Stmt& s, int indent, const std::vector<Thread>& workers, s
     case Stmt::Kind::Simple: out += pad + s.text + "\n"; break;
     case Stmt::Kind::If:
       out += pad + "if (" + s.text + ") {\n";
-      print_stmts(s.body, indent + 1, workers, out);
+      print_stmts(s.body, indent + 1, p, out);
       if (!s.els.empty()) {
         out += pad + "} else {\n";
-        print_stmts(s.els, indent + 1, workers, out);
+        print_stmts(s.els, indent + 1, p, out);
       }
       out += pad + "}\n";
       break;
     case Stmt::Kind::Loop:
       out += pad + fmt::format("for (int {0} = 0; {0} < {1}{2}; {0}++) {{\n", s.var, s.n,
                                s.text.empty() ? "" : " && (" + s.text + ")");
-      print_stmts(s.body, indent + 1, workers, out);
+      print_stmts(s.body, indent + 1, p, out);
       out += pad + "}\n";
       break;
     case Stmt::Kind::Lock:
-      out += pad + "pthread_mutex_lock(&m);\n";
-      print_stmts(s.body, indent + 1, workers, out);
-      out += pad + "pthread_mutex_unlock(&m);\n";
+      switch (p.lock_style) {
+        case 1:
+          out += pad + "while (!__sync_bool_compare_and_swap(&lk, 0, 1)) {}\n";
+          print_stmts(s.body, indent + 1, p, out);
+          out += pad + "__sync_lock_release(&lk);\n";
+          break;
+        case 2:  // a try lock: the body runs only when the lock was free
+          out += pad + "if (__sync_bool_compare_and_swap(&lk, 0, 1)) {\n";
+          print_stmts(s.body, indent + 1, p, out);
+          out += pad + "  __sync_lock_release(&lk);\n" + pad + "}\n";
+          break;
+        case 3:
+          out += pad + "while (atomic_exchange(&lk, 1)) {}\n";
+          print_stmts(s.body, indent + 1, p, out);
+          out += pad + "atomic_store(&lk, 0);\n";
+          break;
+        default:
+          out += pad + "pthread_mutex_lock(&m);\n";
+          print_stmts(s.body, indent + 1, p, out);
+          out += pad + "pthread_mutex_unlock(&m);\n";
+      }
       break;
     case Stmt::Kind::Atomic:
       out += pad + "__VERIFIER_atomic_begin();\n";
-      print_stmts(s.body, indent + 1, workers, out);
+      print_stmts(s.body, indent + 1, p, out);
       out += pad + "__VERIFIER_atomic_end();\n";
       break;
     case Stmt::Kind::Create: {
       const Thread& w = workers[static_cast<std::size_t>(s.n)];
       if (!w.removed)
-        out += pad + fmt::format("pthread_create(&h{0}, 0, t{0}, {1});\n", s.n,
-                                 w.arg_target >= 0 ? fmt::format("&g{}", w.arg_target) : std::string("0"));
+        out += pad + fmt::format("pthread_create(&h{0}, 0, {1}{0}, {2});\n", s.n, w.start_ptr ? "st" : "t",
+                                 w.task >= 0         ? fmt::format("&tk{}", w.task)
+                                 : w.arg_target >= 0 ? fmt::format("&g{}", w.arg_target)
+                                                     : std::string("0"));
       break;
     }
     case Stmt::Kind::Join:
@@ -68,8 +89,8 @@ void print_stmt(const Stmt& s, int indent, const std::vector<Thread>& workers, s
   }
 }
 
-void print_stmts(const std::vector<Stmt>& stmts, int indent, const std::vector<Thread>& workers, std::string& out) {
-  for (const Stmt& s : stmts) print_stmt(s, indent, workers, out);
+void print_stmts(const std::vector<Stmt>& stmts, int indent, const Program& p, std::string& out) {
+  for (const Stmt& s : stmts) print_stmt(s, indent, p, out);
 }
 
 std::size_t count(const std::vector<Stmt>& v) {
@@ -93,17 +114,21 @@ bool uses(const std::string& text, const std::string& name) {
 // when it uses `ap`; a function using `ls<i>` declares `static int *ls<i> = &g<k>;`.
 std::string body_text(const Program& p, const std::vector<Stmt>& stmts, const Thread* worker, std::string& out,
                       std::vector<int>* line_uids) {
-  const std::vector<Thread>& workers = p.workers;
   std::string body;
   std::vector<int> uids;
   g_line_uids = line_uids ? &uids : nullptr;
-  print_stmts(stmts, 1, workers, body);
+  print_stmts(stmts, 1, p, body);
   g_line_uids = nullptr;
   std::string decl;
   for (const char* l : {"l0", "l1"})
     if (uses(body, l)) decl += std::string(decl.empty() ? "  int " : ", ") + l + " = 0";
   if (!decl.empty()) decl += ";\n";
   if (worker && worker->arg_target >= 0 && uses(body, "ap")) decl += "  int *ap = (int *)arg;\n";
+  if (worker && worker->task >= 0 && uses(body, "tk")) decl += "  struct task *tk = (struct task *)arg;\n";
+  if (!worker)  // main: the start routines held in its locals
+    for (std::size_t i = 0; i < p.workers.size(); ++i)
+      if (p.workers[i].start_ptr == 2 && uses(body, fmt::format("st{}", i)))
+        decl += fmt::format("  void *(*st{0})(void *) = t{0};\n", i);
   for (std::size_t i = 0; i < p.local_static_ptrs.size(); ++i)
     if (uses(body, fmt::format("ls{}", i)))
       decl += fmt::format("  static int *ls{} = &g{};\n", i, p.local_static_ptrs[i]);
@@ -122,6 +147,7 @@ std::string body_text(const Program& p, const std::vector<Stmt>& stmts, const Th
 std::string Program::to_c(std::vector<int>* line_uids) const {
   std::string out = fmt::format("/* siren-fuzz seed {} template {} */\n", seed, templ);
   out += "#include <assert.h>\n#include <pthread.h>\n";
+  if (stdatomic()) out += "#include <stdatomic.h>\n";
   out += "extern void reach_error(void);\n";
   out += "extern void __VERIFIER_atomic_begin(void);\nextern void __VERIFIER_atomic_end(void);\n";
   if (nondet) out += "extern _Bool __VERIFIER_nondet_bool(void);\n";
@@ -147,7 +173,9 @@ std::string Program::to_c(std::vector<int>* line_uids) const {
     for (std::size_t i = 0; i < outer.size(); ++i) out += fmt::format("{} {{ &g{}, {} }}", i ? "," : "", outer[i], i);
     out += " } };\n";
   }
-  if (mutex) out += "pthread_mutex_t m;\n";
+  for (std::size_t i = 0; i < atomic_globals.size(); ++i)
+    out += fmt::format("{} a{} = {};\n", i % 2 ? "atomic_int" : "_Atomic int", i, atomic_globals[i]);
+  if (mutex) out += lock_style == 0 ? "pthread_mutex_t m;\n" : lock_style == 3 ? "atomic_int lk = 0;\n" : "int lk = 0;\n";
   if (!workers.empty()) {
     out += "pthread_t";
     for (std::size_t i = 0; i < workers.size(); ++i) out += (i ? ", h" : " h") + std::to_string(i);
@@ -160,12 +188,33 @@ std::string Program::to_c(std::vector<int>* line_uids) const {
     out += fmt::format("int __VERIFIER_atomic_get_g{0}(void) {{ return g{0}; }}\n", k);
     out += fmt::format("void __VERIFIER_atomic_inc_g{0}(void) {{ g{0} = g{0} + 1; }}\n", k);
   }
+  for (std::size_t i = 0; i < callbacks.size(); ++i) {
+    const Callback& c = callbacks[i];
+    static const char* const bodies[] = {"return v + 1;", "return v - 1;", "g{0} = v; return v;",
+                                         "g{0} = g{0} + v; return g{0};", "return g{0} + v;"};
+    out += fmt::format("int cb{}(int v) {{ {} }}\n", i, fmt::format(fmt::runtime(bodies[c.kind]), c.k));
+  }
+  for (std::size_t i = 0; i < fn_ptrs.size(); ++i) out += fmt::format("int (*fp{})(int) = cb{};\n", i, fn_ptrs[i]);
+  if (!ops.empty()) {
+    out += "struct ops { int (*run)(int); int (*alt)(int); };\n";
+    out += designated ? fmt::format("struct ops ops = {{ .run = cb{}, .alt = cb{} }};\n", ops[0], ops[1])
+                      : fmt::format("struct ops ops = {{ cb{}, cb{} }};\n", ops[0], ops[1]);
+    if (ops_ptr) out += "struct ops *opp = &ops;\n";
+  }
+  if (!tasks.empty()) {
+    out += "struct task { int (*fn)(int); int *at; };\n";
+    for (std::size_t i = 0; i < tasks.size(); ++i)
+      out += designated ? fmt::format("struct task tk{} = {{ .fn = cb{}, .at = &g{} }};\n", i, tasks[i].first, tasks[i].second)
+                        : fmt::format("struct task tk{} = {{ cb{}, &g{} }};\n", i, tasks[i].first, tasks[i].second);
+  }
   for (std::size_t i = 0; i < workers.size(); ++i) {
     if (workers[i].removed) continue;
     out += fmt::format("void *t{}(void *arg) {{\n", i);
     body_text(*this, workers[i].body, &workers[i], out, line_uids);
     out += "  return 0;\n}\n";
   }
+  for (std::size_t i = 0; i < workers.size(); ++i)
+    if (!workers[i].removed && workers[i].start_ptr == 1) out += fmt::format("void *(*st{0})(void *) = t{0};\n", i);
   out += "int main(void) {\n";
   body_text(*this, main_body, nullptr, out, line_uids);
   out += "  return 0;\n}\n";
@@ -185,11 +234,47 @@ const std::vector<std::string>& construct_names() {
   static const std::vector<std::string> names{
       "global-pointer-init", "static-pointer-init", "struct-held-pointer", "array-held-pointer",
       "nested-aggregate-pointer", "thread-arg-pointer", "discarded-call-result", "used-call-result",
-      "unused-read", "atomic-fn-vs-plain"};
+      "unused-read", "atomic-fn-vs-plain", "function pointer call", "function pointer thread start",
+      "function pointer thread argument", "C11 atomic", "GCC atomic builtin"};
   return names;
 }
 
 namespace {
+
+bool has_lock(const std::vector<Stmt>& v) {
+  for (const Stmt& s : v)
+    if (s.kind == Stmt::Kind::Lock || has_lock(s.body) || has_lock(s.els)) return true;
+  return false;
+}
+
+// A call through a function pointer in `text` (fp<i>(...), (*fp<i>)(...), ops.run(...),
+// opp->alt(...), tk->fn(...)).
+bool fnptr_call(const std::string& text) {
+  for (std::size_t at = text.find("fp"); at != std::string::npos; at = text.find("fp", at + 1)) {
+    std::size_t e = at + 2;
+    while (e < text.size() && std::isdigit(static_cast<unsigned char>(text[e]))) ++e;
+    if (e > at + 2 && e < text.size() && (text[e] == '(' || (text[e] == ')' && text.compare(e, 2, ")(") == 0)))
+      return true;
+  }
+  for (const char* h : {"ops.run(", "ops.alt(", "opp->run(", "opp->alt(", "tk->fn("})
+    if (text.find(h) != std::string::npos) return true;
+  return false;
+}
+
+// A C11 atomic operation (<stdatomic.h>) or an access to an _Atomic global a<i>.
+bool c11_atomic(const std::string& text, std::size_t n_atomic_globals) {
+  for (const char* f : {"atomic_load(", "atomic_store(", "atomic_exchange(", "atomic_fetch_", "atomic_compare_exchange_strong(",
+                        "atomic_init("})
+    for (std::size_t at = text.find(f); at != std::string::npos; at = text.find(f, at + 1))
+      if (at == 0 || !(std::isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '_')) return true;
+  for (std::size_t i = 0; i < n_atomic_globals; ++i)
+    if (uses(text, "a" + std::to_string(i))) return true;
+  return false;
+}
+
+bool gcc_atomic(const std::string& text) {
+  return text.find("__sync_") != std::string::npos || text.find("__atomic_") != std::string::npos;
+}
 
 void texts_of(const std::vector<Stmt>& v, std::vector<std::string>& simple, std::vector<std::string>& all) {
   for (const Stmt& s : v) {
@@ -278,6 +363,18 @@ std::vector<std::string> Program::constructs() const {
               if (accesses(u, fmt::format("g{}", k))) atomic_vs_plain = true;
       }
   if (atomic_vs_plain) out.push_back("atomic-fn-vs-plain");
+  bool locks = has_lock(main_body);
+  for (const Thread& t : workers) locks = locks || (!t.removed && has_lock(t.body));
+  if (any([](const Fn&, const std::string& t) { return fnptr_call(t); })) out.push_back("function pointer call");
+  if (std::any_of(workers.begin(), workers.end(), [](const Thread& t) { return !t.removed && t.start_ptr; }))
+    out.push_back("function pointer thread start");
+  if (any([](const Fn& f, const std::string& t) { return f.worker && f.worker->task >= 0 && t.find("tk->fn(") != std::string::npos; }))
+    out.push_back("function pointer thread argument");
+  const std::size_t na = atomic_globals.size();
+  if ((mutex && locks && lock_style == 3) || any([&](const Fn&, const std::string& t) { return c11_atomic(t, na); }))
+    out.push_back("C11 atomic");
+  if ((mutex && locks && (lock_style == 1 || lock_style == 2)) || any([](const Fn&, const std::string& t) { return gcc_atomic(t); }))
+    out.push_back("GCC atomic builtin");
   return out;
 }
 
@@ -319,6 +416,13 @@ class Gen {
   std::vector<int> atomics_;           // g<k> whose __VERIFIER_atomic_* functions statements call
   bool unused_reads_ = false;          // statements `(void)x;` / `int u<uid> = x;`
   bool has_mutex_ = false, has_nondet_ = false;
+  std::vector<std::string> fn_holders_;  // function pointer lvalues statements call and redirect
+  int n_callbacks_ = 0;
+  std::vector<std::string> c11_;       // _Atomic globals a<i> C11 operations act on
+  std::vector<std::string> gcc_;       // plain locations GCC atomic builtins act on (&g<k>, holders)
+  // C11 / GCC atomics are rejected in a program that calls __VERIFIER_atomic_begin(): no
+  // Atomic statements then.
+  bool no_sections_ = false;
 
   void setup_locations(const Program& p, const std::set<int>& protected_globals) {
     shared_reads_.clear();
@@ -327,6 +431,9 @@ class Gen {
     holders_.clear();
     calls_.clear();
     atomics_.clear();
+    fn_holders_.clear();
+    c11_.clear();
+    gcc_.clear();
     for (std::size_t i = 0; i < p.globals.size(); ++i) {
       shared_reads_.push_back("g" + std::to_string(i));
       if (!protected_globals.count(static_cast<int>(i))) {
@@ -371,9 +478,28 @@ class Gen {
       if (!protected_globals.count(k)) calls_.push_back(fmt::format("inc_g{}", k));
     for (int k : p.atomic_fns)
       if (!protected_globals.count(k)) atomics_.push_back(k);
+    n_callbacks_ = static_cast<int>(p.callbacks.size());
+    for (std::size_t i = 0; i < p.fn_ptrs.size(); ++i) fn_holders_.push_back(fmt::format("fp{}", i));
+    if (!p.ops.empty()) {
+      for (const char* h : {"ops.run", "ops.alt"}) fn_holders_.push_back(h);
+      if (p.ops_ptr)
+        for (const char* h : {"opp->run", "opp->alt"}) fn_holders_.push_back(h);
+    }
+    for (std::size_t i = 0; i < p.atomic_globals.size(); ++i) {
+      c11_.push_back(fmt::format("a{}", i));
+      shared_reads_.push_back(c11_.back());  // a plain-syntax access of an _Atomic object is atomic
+      shared_writes_.push_back(c11_.back());
+    }
+    if (gcc_on_) {
+      for (std::size_t i = 0; i < p.globals.size(); ++i)
+        if (!protected_globals.count(static_cast<int>(i))) gcc_.push_back(fmt::format("&g{}", i));
+      for (std::size_t i = 0; i < p.array.size(); ++i) gcc_.push_back(fmt::format("&arr[{}]", i));
+      for (const std::string& h : holders_) gcc_.push_back(h);
+    }
     has_mutex_ = p.mutex;
     has_nondet_ = p.nondet;
   }
+  bool gcc_on_ = false;  // setup_locations: GCC atomic builtins on the plain locations
 
   std::string read_atom(bool allow_local = true) {
     const int r = uni(0, 9);
@@ -451,6 +577,72 @@ class Gen {
     }
   }
 
+  // A call through function pointer `h`: its result assigned to a local or a shared location,
+  // discarded, or asserted on. The argument is one atom: a callback may write a global, and the
+  // order of two reads and a call in one expression is unspecified.
+  Stmt fn_call_stmt(const std::string& h) {
+    const std::string callee = coin(0.25) ? "(*" + h + ")" : h;
+    const std::string call = callee + "(" + read_atom() + ")";
+    switch (uni(0, 7)) {
+      case 0: case 1: case 2: return simple(local() + " = " + call + ";");
+      case 3: case 4:
+        if (!shared_writes_.empty()) return simple(pick(shared_writes_) + " = " + call + ";");
+        [[fallthrough]];
+      case 5: case 6: return simple(call + ";");
+      default: return simple(assert_text(call + " != " + std::to_string(uni(0, 3))));
+    }
+  }
+  // `h` set to another callback, or to one of two chosen by a condition.
+  Stmt fn_redirect_stmt(const std::string& h) {
+    if (coin(0.3) && n_callbacks_ >= 2)
+      return simple(fmt::format("{} = {} ? cb{} : cb{};", h, cond_expr(1), uni(0, n_callbacks_ - 1), uni(0, n_callbacks_ - 1)));
+    return simple(fmt::format("{} = cb{};", h, uni(0, n_callbacks_ - 1)));
+  }
+  // One C11 operation (seq_cst; strong CAS only) on the _Atomic global `a`.
+  Stmt c11_stmt(const std::string& a) {
+    const std::string l = local(), other = l == "l0" ? "l1" : "l0";
+    const int c = uni(0, 3);
+    switch (uni(0, 11)) {
+      case 0: case 1: return simple(fmt::format("atomic_fetch_add(&{}, 1);", a));
+      case 2: return simple(fmt::format("{} = atomic_fetch_{}(&{}, {});", l, coin(0.5) ? "add" : "sub", a, uni(1, 2)));
+      case 3: case 4: return simple(fmt::format("{} = atomic_load(&{});", l, a));
+      case 5: return simple(fmt::format("atomic_store(&{}, {});", a, value_expr()));
+      case 6: return simple(fmt::format("{} = atomic_exchange(&{}, {});", l, a, c));
+      case 7: case 8: return simple(fmt::format("{} = atomic_compare_exchange_strong(&{}, &{}, {});", l, a, other, c));
+      case 9: return simple(coin(0.5) ? a + "++;" : fmt::format("{} += {};", a, uni(1, 2)));
+      case 10: return simple(fmt::format("{} = {} + {};", l, a, uni(0, 1)));  // a plain-syntax atomic load
+      default:  // not atomic (C11 7.17.2.2): races with the other accesses
+        return simple(fmt::format("atomic_init(&{}, {});", a, c));
+    }
+  }
+  // One GCC atomic builtin on the plain location `*q` (`q` a pointer expression).
+  Stmt gcc_stmt(const std::string& q) {
+    const std::string l = local(), other = l == "l0" ? "l1" : "l0";
+    const int c = uni(0, 3), d = uni(0, 3);
+    switch (uni(0, 11)) {
+      case 0: case 1: return simple(fmt::format("__sync_fetch_and_add({}, 1);", q));
+      case 2: return simple(fmt::format("{} = __sync_fetch_and_sub({}, 1);", l, q));
+      case 3: return simple(fmt::format("{} = __sync_add_and_fetch({}, {});", l, q, uni(1, 2)));
+      case 4: return simple(fmt::format("{} = __sync_val_compare_and_swap({}, {}, {});", l, q, c, d));
+      case 5: return simple(fmt::format("{} = __sync_bool_compare_and_swap({}, {}, {});", l, q, c, d));
+      case 6: return simple(fmt::format("{} = __sync_lock_test_and_set({}, {});", l, q, c));
+      case 7: return simple(fmt::format("{} = __atomic_load_n({}, __ATOMIC_SEQ_CST);", l, q));
+      case 8: return simple(fmt::format("__atomic_store_n({}, {}, __ATOMIC_SEQ_CST);", q, c));
+      case 9: return simple(fmt::format("__atomic_fetch_add({}, {}, __ATOMIC_SEQ_CST);", q, uni(1, 2)));
+      case 10: return simple(fmt::format("{} = __atomic_exchange_n({}, {}, __ATOMIC_SEQ_CST);", l, q, c));
+      default:  // strong (weak = 0)
+        return simple(fmt::format("{} = __atomic_compare_exchange_n({}, &{}, {}, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);",
+                                  l, q, other, c));
+    }
+  }
+  std::string gcc_target() { return pick(gcc_); }  // `&g<k>`, `&arr[i]` or a pointer holder
+  // A condition that is a strong compare-and-swap (for a CAS-guarded if).
+  std::string cas_cond() {
+    if (!c11_.empty() && (gcc_.empty() || coin(0.5)))
+      return fmt::format("atomic_compare_exchange_strong(&{}, &{}, {})", pick(c11_), local(), uni(0, 3));
+    return fmt::format("__sync_bool_compare_and_swap({}, {}, {})", gcc_target(), uni(0, 3), uni(0, 3));
+  }
+
   // One statement over the constructs the program declares, if it declares any.
   std::optional<Stmt> construct_stmt(const Ctx& c) {
     std::vector<int> kinds;
@@ -458,12 +650,19 @@ class Gen {
     if (!calls_.empty()) kinds.insert(kinds.end(), {2, 3});
     if (unused_reads_) kinds.push_back(4);
     if (!atomics_.empty() && !c.in_atomic) kinds.insert(kinds.end(), {5, 5});
+    if (!fn_holders_.empty()) kinds.insert(kinds.end(), {6, 6, 7});
+    if (!c11_.empty()) kinds.insert(kinds.end(), {8, 8, 8});
+    if (!gcc_.empty()) kinds.insert(kinds.end(), {9, 9, 9});
     if (kinds.empty()) return std::nullopt;
     switch (pick(kinds)) {
       case 0: return deref_stmt(pick(holders_));
       case 2: return call_stmt(pick(calls_), true);
       case 3: return call_stmt(pick(calls_), false);
       case 4: return unused_read_stmt();
+      case 6: return fn_call_stmt(pick(fn_holders_));
+      case 7: return fn_redirect_stmt(pick(fn_holders_));
+      case 8: return c11_stmt(pick(c11_));
+      case 9: return gcc_stmt(gcc_target());
       default: return atomic_call_stmt(pick(atomics_));
     }
   }
@@ -562,13 +761,22 @@ class Gen {
       s.body = block(in, uni(1, 3));
       return s;
     }
-    if (nest && !c.in_atomic && !c.in_lock && r < 58) {
+    if (nest && !c.in_atomic && !c.in_lock && !no_sections_ && r < 58) {
       Stmt s;
       s.kind = Stmt::Kind::Atomic;
       Ctx in = c;
       ++in.depth;
       in.in_atomic = true;
       s.body = block(in, uni(1, 3));
+      return s;
+    }
+    if (nest && (!c11_.empty() || !gcc_.empty()) && r >= 58 && r < 64) {  // a CAS-guarded block
+      Stmt s;
+      s.kind = Stmt::Kind::If;
+      s.text = cas_cond();
+      Ctx in = c;
+      ++in.depth;
+      s.body = block(in, uni(1, 2));
       return s;
     }
     return assignment(c);
@@ -662,6 +870,28 @@ class Gen {
       if (!calls_.empty() && missing("discarded-call-result")) place_any([&] { return call_stmt(pick(calls_), true); });
       if (!getters.empty() && missing("used-call-result")) place_any([&] { return call_stmt(pick(getters), false); });
       if (unused_reads_ && missing("unused-read")) place_any([&] { return unused_read_stmt(); });
+      if (!fn_holders_.empty() && missing("function pointer call"))
+        place_any([&] { return fn_call_stmt(pick(fn_holders_)); });
+      // A callback chosen at run time (so that more than one is address-taken and a call has
+      // several candidates): in main before the threads start, or in a worker (racy).
+      if (round == 0 && !fn_holders_.empty() && n_callbacks_ >= 2 && coin(0.6)) {
+        Stmt r = fn_redirect_stmt(pick(fn_holders_));
+        if (coin(0.5)) {
+          placed_.insert(r.uid);
+          p.main_body.insert(p.main_body.begin(), std::move(r));
+        } else {
+          place_any([&] { return r; });
+        }
+      }
+      for (Thread& t : p.workers) {
+        if (t.task < 0) continue;
+        std::vector<std::string> simples, all;
+        texts_of(t.body, simples, all);
+        if (std::none_of(all.begin(), all.end(), [](const std::string& x) { return x.find("tk->fn(") != std::string::npos; }))
+          place(t.body, coin(0.5) ? simple("*tk->at = tk->fn(*tk->at);") : fn_call_stmt("tk->fn"));
+      }
+      if (!c11_.empty() && missing("C11 atomic")) place_any([&] { return c11_stmt(pick(c11_)); });
+      if (!gcc_.empty() && missing("GCC atomic builtin")) place_any([&] { return gcc_stmt(gcc_target()); });
       if (!atomics_.empty() && missing("atomic-fn-vs-plain")) {
         const int i = uni(0, nw - 1), k = pick(atomics_);
         place(p.workers[static_cast<std::size_t>(i)].body, atomic_call_stmt(k));
@@ -684,9 +914,42 @@ class Gen {
     }
   }
 
+  // Callbacks `int cb<i>(int v)` (2-3; some read or write a global) and where they are held: a
+  // global pointer, an ops table (initialised at file scope, maybe reached through a pointer),
+  // a struct task passed as the thread argument (workers share one sometimes).
+  void add_callbacks(Program& p, int ng, int nw) {
+    const int nc = coin(0.85) ? 2 : 3;
+    for (int i = 0; i < nc; ++i) p.callbacks.push_back({uni(0, 4), uni(0, ng - 1)});
+    p.designated = coin(0.6);
+    const int r = uni(0, 99);
+    if (r < 45 || nw == 0) p.fn_ptrs.push_back(uni(0, nc - 1));
+    if (r >= 30 && r < 75) {
+      p.ops = {uni(0, nc - 1), uni(0, nc - 1)};
+      p.ops_ptr = coin(0.4);
+    }
+    if (r >= 30 || (p.fn_ptrs.empty() && p.ops.empty())) {
+      // One task (two make every access through `tk` pointer-chasing, and the BMC slow): the
+      // first worker gets it, each other one with probability 0.5 (they share it then).
+      p.tasks.push_back({uni(0, nc - 1), uni(0, ng - 1)});
+      for (int i = 0; i < nw; ++i)
+        if (i == 0 || coin(0.5)) p.workers[static_cast<std::size_t>(i)].task = 0;
+    }
+  }
+
+  // Workers started through a pointer (at most two: each pointer call site dispatches over every
+  // start routine and takes a thread slot for each, and three such sites of three routines
+  // exceed the front end's 8 threads).
+  void start_ptrs(Program& p) {
+    int n = 0;
+    for (Thread& t : p.workers)
+      if (coin(0.1) && n < 2) t.start_ptr = uni(1, 2), ++n;
+  }
+
   void random(Program& p) {
     p.templ = "random";
+    gcc_on_ = no_sections_ = false;
     const int nw = uni(1, opt_.max_workers);
+    p.workers.resize(static_cast<std::size_t>(nw));
     const int ng = uni(1, 3);
     for (int i = 0; i < ng; ++i) p.globals.push_back(uni(0, 2));
     if (coin(0.4)) {
@@ -696,11 +959,14 @@ class Gen {
     if (coin(0.35)) p.pointer_target = uni(0, ng - 1);
     p.mutex = coin(0.5);
     p.nondet = coin(0.15);
-    // The issue-17 constructs: 1-3 of them (more make the BMC slow), each equally likely.
+    // Function pointers and atomics: in a quarter / a third of the free-form programs.
+    const bool fn_ptrs = coin(0.25), atomics = coin(0.3);
+    // The issue-17 constructs: 1-3 of them (more make the BMC slow; 1-2 with function pointers
+    // or atomics), each equally likely.
     auto g = [&] { return uni(0, ng - 1); };
     std::vector<int> kinds{0, 1, 2, 3, 4, 5, 6, 7, 8};
     std::shuffle(kinds.begin(), kinds.end(), rng_);
-    kinds.resize(static_cast<std::size_t>(uni(1, 3)));
+    kinds.resize(static_cast<std::size_t>(uni(1, fn_ptrs || atomics ? 2 : 3)));
     unused_reads_ = false;
     for (int k : kinds) switch (k) {
         case 0: p.global_ptrs.push_back(g()); break;
@@ -717,22 +983,34 @@ class Gen {
         case 7: p.atomic_fns.push_back(g()); break;
         default: unused_reads_ = true;
       }
+    if (fn_ptrs) add_callbacks(p, ng, nw);
+    if (atomics) {
+      if (coin(0.7)) {
+        const int na = uni(1, 2);
+        for (int i = 0; i < na; ++i) p.atomic_globals.push_back(uni(0, 2));
+      }
+      gcc_on_ = p.atomic_globals.empty() || coin(0.5);
+      if (p.mutex) p.lock_style = uni(0, 3);
+      no_sections_ = true;
+    }
+    start_ptrs(p);
     setup_locations(p, {});
     // Fewer statements with more threads: the interleavings multiply.
     const int max_stmts = std::max(1, opt_.max_stmts - nw);
     for (int i = 0; i < nw; ++i) {
-      Thread t;
+      Thread& t = p.workers[static_cast<std::size_t>(i)];
       const auto reads = shared_reads_, writes = shared_writes_;
-      const auto holders = holders_;
-      if (coin(0.12)) {  // a pointer argument: `int *ap = (int *)arg;`
+      const auto holders = holders_, fn_holders = fn_holders_;
+      if (t.task >= 0) {  // `struct task *tk = (struct task *)arg;`: a callback and a pointer
+        fn_holders_.push_back("tk->fn");  // (`*tk->at` only in the statement ensure_constructs adds)
+      } else if (coin(0.12)) {  // a pointer argument: `int *ap = (int *)arg;`
         t.arg_target = g();
         holders_.push_back("ap");
         shared_reads_.push_back("*ap");
         shared_writes_.push_back("*ap");
       }
       t.body = block(Ctx{}, uni(1, max_stmts));
-      p.workers.push_back(std::move(t));
-      shared_reads_ = reads, shared_writes_ = writes, holders_ = holders;
+      shared_reads_ = reads, shared_writes_ = writes, holders_ = holders, fn_holders_ = fn_holders;
     }
     make_main(p);
     ensure_constructs(p);
@@ -756,8 +1034,19 @@ class Gen {
       if (std::find(p.getters.begin(), p.getters.end(), k) == p.getters.end()) p.getters.push_back(k);
     };
     // A write of `v` to g<k> by thread `t`.
+    // A callback of `kind` on g<k> held in a new global function pointer: its name.
+    auto callback_on = [&](int kind, int k) {
+      p.callbacks.push_back({kind, k});
+      p.fn_ptrs.push_back(static_cast<int>(p.callbacks.size()) - 1);
+      return fmt::format(fmt::runtime(coin(0.3) ? "(*fp{})" : "fp{}"), p.fn_ptrs.size() - 1);
+    };
     auto write = [&](Thread& t, int k, int v) {
-      switch (uni(0, 4)) {
+      switch (uni(0, 6)) {
+        case 5:
+          no_sections_ = true;
+          return simple(coin(0.5) ? fmt::format("__atomic_store_n(&g{}, {}, __ATOMIC_SEQ_CST);", k, v)
+                                  : fmt::format("__sync_lock_test_and_set(&g{}, {});", k, v));
+        case 6: return simple(fmt::format("{}({});", callback_on(2, k), v));  // g<k> = v
         case 0: atomic_on(k); return simple(fmt::format("__VERIFIER_atomic_set_g{}({});", k, v));
         case 1: return simple(fmt::format("*{} = {};", make_holder(p, k), v));
         case 2:
@@ -771,7 +1060,12 @@ class Gen {
     };
     // An expression reading g<k> in thread `t` (no atomic call: that is not an expression here).
     auto read = [&](Thread& t, int k) {
-      switch (uni(0, 4)) {
+      switch (uni(0, 6)) {
+        case 5:
+          no_sections_ = true;
+          return coin(0.5) ? fmt::format("__atomic_load_n(&g{}, __ATOMIC_SEQ_CST)", k)
+                           : fmt::format("__sync_fetch_and_add(&g{}, 0)", k);
+        case 6: return callback_on(4, k) + "(0)";  // g<k> + 0
         case 0: getter_on(k); return fmt::format("get_g{}()", k);
         case 1: return "*" + make_holder(p, k);
         case 2:
@@ -817,6 +1111,7 @@ class Gen {
     if (ng > 2 && coin(0.3)) getter_on(2);
     unused_reads_ = coin(0.25);
     setup_locations(p, {0, 1});
+    fn_holders_.clear();  // the callbacks are the links'
     for (Thread& t : w) {  // noise that cannot touch g0/g1
       const int n = uni(0, 2);
       for (int i = 0; i < n; ++i) {
@@ -828,6 +1123,7 @@ class Gen {
     }
     std::shuffle(w.begin(), w.end(), rng_);  // creation order varies
     p.workers = std::move(w);
+    start_ptrs(p);
     make_main(p);
     // make_main may add a random final assert over g0/g1 (reads only): fine.
   }
@@ -845,7 +1141,26 @@ class Gen {
     auto counter_loop = [&](Thread& t, int k, int n) {
       const std::string g = fmt::format("g{}", k);
       Stmt inc;
-      switch (uni(0, 5)) {
+      switch (uni(0, 7)) {
+        case 6:
+          no_sections_ = true;
+          inc = simple(coin(0.5) ? fmt::format("__sync_fetch_and_add(&g{}, 1);", k)
+                                 : fmt::format("__atomic_fetch_add(&g{}, 1, __ATOMIC_SEQ_CST);", k));
+          break;
+        case 7:  // through an ops table whose other callback decrements, or a task argument
+          if (p.callbacks.empty()) {
+            p.callbacks = {{0, 0}, {1, 0}};
+            p.designated = coin(0.5);
+          }
+          if (t.arg_target < 0 && t.task < 0 && coin(0.5)) {
+            t.task = static_cast<int>(p.tasks.size());
+            p.tasks.push_back({0, k});
+            inc = simple("*tk->at = tk->fn(*tk->at);");
+            break;
+          }
+          if (p.ops.empty()) p.ops = {0, 1};
+          inc = simple(fmt::format("{0} = ops.run({0});", g));
+          break;
         case 0:
           p.atomic_fns.push_back(k);
           inc = simple(fmt::format("__VERIFIER_atomic_inc_g{}();", k));
@@ -906,6 +1221,7 @@ class Gen {
     }
     obs.body.push_back(simple(assert_text("!(" + cond + ")")));
     p.workers.push_back(obs);
+    start_ptrs(p);
     setup_locations(p, {0, 1});
     make_main(p);
   }

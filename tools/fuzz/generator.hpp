@@ -15,7 +15,10 @@
 // global / static pointer initialisers, pointers held in a struct, an array and a nested
 // aggregate, a pointer passed as the thread argument, helper calls whose result is discarded
 // or used, reads whose value is unused, and __VERIFIER_atomic_* functions against plain
-// accesses; `Program::constructs()` says which ones a program uses.
+// accesses; `Program::constructs()` says which ones a program uses. Function pointers (a
+// callback held in a global, an ops table or a struct passed as the thread argument, redirected
+// at run time; a thread start routine held in a pointer) and C11 / GCC atomics (on `_Atomic int`
+// globals, GCC builtins on plain globals, spin / try locks from them) are mixed in the same way.
 #pragma once
 
 #include <cstdint>
@@ -29,9 +32,11 @@ struct Stmt {
     Simple,  // `text` is one complete C statement (assignment, assert, ...)
     If,      // if (text) { body } else { els }   (els may be empty)
     Loop,    // for (var = 0; var < n && (text); var++) { body }   (text may be empty)
-    Lock,    // pthread_mutex_lock(&m); body; pthread_mutex_unlock(&m);
+    Lock,    // pthread_mutex_lock(&m); body; pthread_mutex_unlock(&m);  (or a spin / try lock,
+             // Program::lock_style)
     Atomic,  // __VERIFIER_atomic_begin(); body; __VERIFIER_atomic_end();
-    Create,  // pthread_create(&h<n>, 0, t<n>, 0 or &g<arg_target>);  (only in main; removed with its thread)
+    Create,  // pthread_create(&h<n>, 0, t<n> or st<n>, 0 or &g<arg_target> or &tk<task>);
+             // (only in main; removed with its thread)
     Join,    // pthread_join(h<n>, 0);
   };
   Kind kind = Kind::Simple;
@@ -47,6 +52,18 @@ struct Thread {
   bool removed = false;  // deleted by the shrinker (keeps worker indices stable)
   int arg_target = -1;   // created with argument &g<arg_target> (-1: 0); the body may then use
                          // `ap`, declared `int *ap = (int *)arg;`
+  int task = -1;         // created with argument &tk<task> instead (a struct task holding a
+                         // callback and a pointer); the body may use `tk`, declared
+                         // `struct task *tk = (struct task *)arg;`
+  int start_ptr = 0;     // started through a pointer: 0 no (t<i>), 1 file-scope
+                         // `void *(*st<i>)(void *) = t<i>;`, 2 the same as a local of main
+};
+
+// `int cb<i>(int v)`: 0 `return v + 1;`, 1 `return v - 1;`, 2 `g<k> = v; return v;`,
+// 3 `g<k> = g<k> + v; return g<k>;`, 4 `return g<k> + v;`
+struct Callback {
+  int kind = 0;
+  int k = 0;
 };
 
 struct Program {
@@ -68,6 +85,21 @@ struct Program {
   std::vector<int> getters;            // int get_g<k>(void) { return g<k>; }
   std::vector<int> incrementers;       // int inc_g<k>(void) { g<k> = g<k> + 1; return g<k>; }
   std::vector<int> atomic_fns;         // __VERIFIER_atomic_{set,get,inc}_g<k>
+  // Function pointers (all of shape int (*)(int); each element: the callback cb<j> held).
+  std::vector<Callback> callbacks;     // int cb<i>(int v) { ... }
+  std::vector<int> fn_ptrs;            // int (*fp<i>)(int) = cb<j>;                   (file scope)
+  std::vector<int> ops;                // struct ops { int (*run)(int); int (*alt)(int); };
+                                       // struct ops ops = { .run = cb<a>, .alt = cb<b> };  (0 or 2)
+  bool ops_ptr = false;                // struct ops *opp = &ops;  (calls `opp->run(x)`)
+  bool designated = true;              // ops / task initialisers with designators
+  std::vector<std::pair<int, int>> tasks;  // struct task { int (*fn)(int); int *at; };
+                                           // struct task tk<i> = { cb<first>, &g<second> };
+  // Atomics. GCC builtins (__sync_*, __atomic_*_n) act on the plain g<k>.
+  std::vector<int> atomic_globals;     // _Atomic int a<i> = v;  (atomic_int for odd i)
+  int lock_style = 0;                  // Lock statements: 0 pthread mutex m, 1 spin lock with
+                                       // __sync_bool_compare_and_swap on `int lk`, 2 try lock with
+                                       // it (the body runs only if taken), 3 spin lock with C11
+                                       // atomic_exchange on `atomic_int lk`
   std::vector<Thread> workers;       // t0.. (created by main's Create statements)
   std::vector<Stmt> main_body;
 
@@ -76,6 +108,7 @@ struct Program {
   std::size_t size() const;          // number of statements (all levels), for reports
   /// The constructs of `construct_names()` the live statements use (after shrinking too).
   std::vector<std::string> constructs() const;
+  bool stdatomic() const { return !atomic_globals.empty() || (mutex && lock_style == 3); }
 };
 
 /// Every construct `Program::constructs()` can report, in report order.
