@@ -924,6 +924,8 @@ class Translator {
   ExprRef rv_call(const CallExpr* ce, bool want, QualType malloc_type = QualType());
   ExprRef rv_undefined_call(const CallExpr* ce, const FunctionDecl* fd, bool want);
   ExprRef rv_indirect_call(const CallExpr* ce, bool want);
+  void dispatch(ExprRef fp, const std::vector<const FunctionDecl*>& targets,
+                const std::function<void(const FunctionDecl*)>& one, const std::string& none);
   ExprRef rv_pthread_key(const std::string& name, const CallExpr* ce, bool want);
   std::vector<const FunctionDecl*> pointer_targets(const std::vector<QualType>& arg_types, QualType ret);
   ObjectId function_object(const FunctionDecl* fd);
@@ -1584,21 +1586,8 @@ ExprRef Translator::rv_call(const CallExpr* ce, bool want, QualType malloc_type)
       // rv_indirect_call), a pointer to none of them is a MemSafety error.
       const ExprRef fp = tmp_of(ptr_arg(2));
       const ExprRef b = tmp_of(ptr_arg(3));
-      const int end = new_label();
-      for (const FunctionDecl* def : pointer_targets({ctx_.VoidPtrTy}, ctx_.VoidPtrTy)) {
-        const int next = new_label();
-        jump(next, em().mk_binary(Op::Ne, fp, em().mk_obj_addr(function_object(def), 0)));
-        create(b, def);
-        jump(end);
-        place(next);
-      }
-      ir::Instr fail;
-      fail.kind = InstrKind::Assert;
-      fail.assert_kind = ir::AssertKind::MemSafety;
-      fail.a = em().mk_false();
-      fail.message = "pthread_create with a start routine that is no one-parameter function of the program";
-      emit(std::move(fail));
-      place(end);
+      dispatch(fp, pointer_targets({ctx_.VoidPtrTy}, ctx_.VoidPtrTy), [&](const FunctionDecl* def) { create(b, def); },
+               "pthread_create with a start routine that is no one-parameter function of the program");
       return zero();
     }
     if (name == "pthread_join") {
@@ -2017,12 +2006,9 @@ ExprRef Translator::rv_indirect_call(const CallExpr* ce, bool want) {
   const bool value = want && !is_void;
   const Type ret_t = is_void ? Type::integer(32, true) : scalar_type(ce->getType(), loc);
   const LocalId result = value ? new_tmp(ret_t) : ir::kNoLocal;
-  const int end = new_label();
   std::vector<QualType> arg_types;
   for (unsigned i = 0; i < ce->getNumArgs(); ++i) arg_types.push_back(ce->getArg(i)->getType());
-  for (const FunctionDecl* def : pointer_targets(arg_types, value ? ce->getType() : QualType())) {
-    const int next = new_label();
-    jump(next, em().mk_binary(Op::Ne, fp, em().mk_obj_addr(function_object(def), 0)));
+  auto call = [&](const FunctionDecl* def) {
     ir::Instr in;
     in.kind = InstrKind::Call;
     for (unsigned i = 0; i < args.size(); ++i) {
@@ -2040,6 +2026,21 @@ ExprRef Translator::rv_indirect_call(const CallExpr* ce, bool want) {
     } else {
       emit(std::move(in));
     }
+  };
+  dispatch(fp, pointer_targets(arg_types, value ? ce->getType() : QualType()), call,
+           "call through a pointer to no function of the program with " + std::to_string(ce->getNumArgs()) +
+               " parameters (null, invalid, or without a body)");
+  return value ? em().mk_local(ret_t, result) : nullptr;
+}
+
+// `if (fp == &t1) one(t1); else if (fp == &t2) one(t2); ... else Assert[MemSafety](false)`.
+void Translator::dispatch(ExprRef fp, const std::vector<const FunctionDecl*>& targets,
+                          const std::function<void(const FunctionDecl*)>& one, const std::string& none) {
+  const int end = new_label();
+  for (const FunctionDecl* def : targets) {
+    const int next = new_label();
+    jump(next, em().mk_binary(Op::Ne, fp, em().mk_obj_addr(function_object(def), 0)));
+    one(def);
     jump(end);
     place(next);
   }
@@ -2047,11 +2048,9 @@ ExprRef Translator::rv_indirect_call(const CallExpr* ce, bool want) {
   fail.kind = InstrKind::Assert;
   fail.assert_kind = ir::AssertKind::MemSafety;
   fail.a = em().mk_false();
-  fail.message = "call through a pointer to no function of the program with " +
-                 std::to_string(ce->getNumArgs()) + " parameters (null, invalid, or without a body)";
+  fail.message = none;
   emit(std::move(fail));
   place(end);
-  return value ? em().mk_local(ret_t, result) : nullptr;
 }
 
 // A function without a body (`nondet_int()`, `time(0)`): after CBMC, the call returns an

@@ -57,6 +57,25 @@ std::size_t accesses(const ir::Instr& in) {
   return n;
 }
 
+// A program the front end must reject: the first diagnostic starts with `<file><line>` and
+// says `unsupported: ...<what>...`.
+struct UnsupportedCase { const char* code; const char* line; const char* what; };
+template <std::size_t N>
+void check_unsupported(const UnsupportedCase (&cases)[N], const std::string& name) {
+  for (const auto& c : cases) {
+    auto path = temp_file(name, c.code);
+    auto r = frontend::translate_file(path);
+    INFO(c.code);
+    REQUIRE(r.status == FrontendStatus::Unsupported);
+    REQUIRE(!r.diagnostics.empty());
+    const std::string d = r.diagnostics[0].str();
+    INFO(d);
+    CHECK(d.rfind(path + c.line, 0) == 0);
+    CHECK(d.find("unsupported: ") != std::string::npos);
+    CHECK(d.find(c.what) != std::string::npos);
+  }
+}
+
 const ir::Object& obj(const ir::Program& p, const std::string& name) {
   for (auto& o : p.objects)
     if (o.name == name) return o;
@@ -444,8 +463,7 @@ int main() { __VERIFIER_atomic_add2(); return 0; }
   well_formed(p);
   CHECK(atomic_shape(fn(p, "__VERIFIER_atomic_add2")) == "LSLS");
 
-  struct Case { const char* code; const char* line; const char* what; };
-  const Case cases[] = {
+  const UnsupportedCase cases[] = {
       {"#include <stdatomic.h>\natomic_int x;\nvoid add(void) {\n  atomic_fetch_add(&x, 1); }\n"
        "void __VERIFIER_atomic_f(void) { add(); }\nint main() { __VERIFIER_atomic_f(); add(); return 0; }\n",
        ":4:", "atomic operation in a function called from a __VERIFIER_atomic_* function"},
@@ -463,18 +481,7 @@ int main() { __VERIFIER_atomic_add2(); return 0; }
       {"#include <stdatomic.h>\n_Atomic(int *) p;\nint main() {\n  atomic_fetch_add(&p, 1); return 0; }\n",
        ":4:", "atomic fetch-and-add on a pointer"},
   };
-  for (const auto& c : cases) {
-    auto path = temp_file("a.c", c.code);
-    auto r = frontend::translate_file(path);
-    INFO(c.code);
-    REQUIRE(r.status == FrontendStatus::Unsupported);
-    REQUIRE(!r.diagnostics.empty());
-    const std::string d = r.diagnostics[0].str();
-    INFO(d);
-    CHECK(d.rfind(path + c.line, 0) == 0);
-    CHECK(d.find("unsupported: ") != std::string::npos);
-    CHECK(d.find(c.what) != std::string::npos);
-  }
+  check_unsupported(cases, "a.c");
 }
 
 TEST_CASE("heap: malloc gets a heap object per call site with cells of the target type") {
@@ -850,8 +857,7 @@ int main() { int *a = mk(2); int *b = mk(3); return 0; }
 
 // --- unsupported constructs: exact file:line prefix
 TEST_CASE("unsupported: union, float, undefined function with a writable pointer, pthread_self") {
-  struct Case { const char* code; const char* line; const char* what; };
-  const Case cases[] = {
+  const UnsupportedCase cases[] = {
       {"union U { int a; char b; };\nunion U u;\nint main() { u.a = 1; return 0; }\n", ":2:", "union"},
       {"int main() {\n  double d = 1.0;\n  return 0;\n}\n", ":2:", "floating-point"},
       {"void fill(int *p);\nint x;\nint main() {\n  fill(&x);\n  return x;\n}\n", ":4:",
@@ -859,18 +865,7 @@ TEST_CASE("unsupported: union, float, undefined function with a writable pointer
       {"#include <pthread.h>\nint main() {\n  pthread_t t = pthread_self();\n  return 0;\n}\n", ":3:", "pthread_self"},
       {"struct B { int x : 3; } b;\nint main() { b.x = 1; return 0; }\n", ":1:", "bit-field"},
   };
-  for (const auto& c : cases) {
-    auto path = temp_file("u.c", c.code);
-    auto r = frontend::translate_file(path);
-    INFO(c.code);
-    REQUIRE(r.status == FrontendStatus::Unsupported);
-    REQUIRE(!r.diagnostics.empty());
-    const std::string d = r.diagnostics[0].str();
-    INFO(d);
-    CHECK(d.rfind(path + c.line, 0) == 0);
-    CHECK(d.find("unsupported: ") != std::string::npos);
-    CHECK(d.find(c.what) != std::string::npos);
-  }
+  check_unsupported(cases, "u.c");
 }
 
 // --- function pointers (rv_indirect_call)
