@@ -113,13 +113,13 @@ Sync sync_kind(const ASTContext& ctx, QualType t) {
     if (const auto* td = dyn_cast<TypedefType>(ty)) {
       const std::string n = td->getDecl()->getName().str();
       if (n == "pthread_mutex_t" || n == "pthread_spinlock_t") return Sync::Mutex;  // a spin lock is a mutex
-      // pthread_once_t: a synchronisation cell (0, 1 running, 2 done; rv_call) that holds no
-      // data, like a condition variable's: no races on it
-      if (n == "pthread_cond_t" || n == "pthread_once_t") return Sync::Cond;
+      // pthread_once_t and pthread_barrier_t: synchronisation cells (rv_call encodes their
+      // state) that hold no data, like a condition variable's: no races on them
+      if (n == "pthread_cond_t" || n == "pthread_once_t" || n == "pthread_barrier_t") return Sync::Cond;
       if (n == "pthread_rwlock_t") return Sync::RwLock;
       if (n == "pthread_t") return Sync::Thread;
       if (n == "pthread_attr_t" || n == "pthread_mutexattr_t" || n == "pthread_condattr_t" ||
-          n == "pthread_rwlockattr_t")
+          n == "pthread_rwlockattr_t" || n == "pthread_barrierattr_t")
         return Sync::Opaque;
     }
     QualType next = t.getSingleStepDesugaredType(ctx);
@@ -1645,6 +1645,42 @@ ExprRef Translator::rv_call(const CallExpr* ce, bool want, QualType malloc_type)
     if (name == "pthread_key_create" || name == "pthread_getspecific" || name == "pthread_setspecific" ||
         name == "pthread_key_delete")
       return rv_pthread_key(name, ce, want);
+    if (name == "pthread_barrier_init" || name == "pthread_barrier_wait") {
+      // The barrier's cell: count << 20 | generation << 16 | arrived. A waiter arrives in one
+      // atomic step; the last one resets `arrived`, flips the generation and returns
+      // PTHREAD_BARRIER_SERIAL_THREAD (-1); the others wait for the flip (0).
+      const Type i32 = Type::integer(32, true);
+      const ExprRef b = tmp_of(ptr_arg(0));
+      auto k = [&](std::int64_t v) { return em().mk_const(i32, ir::normalize(i32, static_cast<std::uint64_t>(v))); };
+      if (name == "pthread_barrier_init") {
+        if (needs_instrs(arg(1))) rvalue(arg(1), false);
+        const ExprRef n = tmp_of(conv(i32, rvalue(arg(2))));
+        assert_limit(em().mk_binary(Op::LAnd, em().mk_binary(Op::Sle, k(1), n), em().mk_binary(Op::Slt, n, k(2048))),
+                     "pthread_barrier_init with a count outside 1..2047");
+        check_ptr(b);
+        emit(InstrKind::Store, b, em().mk_binary(Op::Shl, n, k(20)));
+        return want ? em().mk_const(ret_t, 0) : nullptr;
+      }
+      const bool began = begin_atomic_step(loc);
+      check_ptr(b);
+      const LocalId v = new_tmp(i32);
+      emit(InstrKind::Assign, em().mk_load(i32, b), nullptr, v);
+      const ExprRef vv = em().mk_local(i32, v);
+      const ExprRef arrived = em().mk_binary(Op::Add, em().mk_binary(Op::BitAnd, vv, k(0xffff)), k(1));
+      const LocalId last = new_tmp(Type::boolean());
+      emit(InstrKind::Assign, em().mk_binary(Op::Eq, arrived, em().mk_binary(Op::LShr, vv, k(20))), nullptr, last);
+      const ExprRef lv = em().mk_local(Type::boolean(), last);
+      const ExprRef next_gen = em().mk_binary(Op::BitXor, em().mk_binary(Op::BitAnd, vv, k(~0xffffLL)), k(0x10000));
+      emit(InstrKind::Store, b, em().mk_ite(lv, next_gen, em().mk_binary(Op::Add, vv, k(1))));
+      end_atomic_step(began);
+      const int out = new_label();
+      jump(out, lv);
+      const ExprRef gen = em().mk_binary(Op::BitAnd, vv, k(0x10000));
+      emit(InstrKind::Assume,
+           em().mk_binary(Op::Ne, em().mk_binary(Op::BitAnd, em().mk_load(i32, b), k(0x10000)), gen));
+      place(out);
+      return want ? conv(ret_t, em().mk_ite(lv, k(-1), k(0))) : nullptr;
+    }
     if (name == "pthread_once") {
       // The first caller (control 0 -> 1, one atomic step) runs the routine and then sets 2;
       // every other caller waits until it is 2 (an Assume over the control's cell).
@@ -1692,6 +1728,7 @@ ExprRef Translator::rv_call(const CallExpr* ce, bool want, QualType malloc_type)
       return zero();
     }
     if (name == "pthread_mutex_destroy" || name == "pthread_cond_destroy" || name == "pthread_spin_destroy" ||
+        name == "pthread_barrier_destroy" || starts_with(name, "pthread_barrierattr_") ||
         name == "pthread_rwlock_destroy" || starts_with(name, "pthread_attr_") ||
         starts_with(name, "pthread_mutexattr_") || starts_with(name, "pthread_condattr_") ||
         starts_with(name, "pthread_rwlockattr_") || name == "pthread_yield" || name == "sched_yield") {

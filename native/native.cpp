@@ -35,7 +35,8 @@ const char* const kWrapped[] = {
     "pthread_cond_init",    "pthread_cond_destroy", "sched_yield",           "usleep",
     "sleep",                "nanosleep",            "abort",                 "malloc",
     "pthread_spin_lock",    "pthread_spin_unlock",  "pthread_spin_trylock",  "pthread_spin_init",
-    "pthread_spin_destroy", "pthread_once"};
+    "pthread_spin_destroy", "pthread_once",         "pthread_barrier_init",  "pthread_barrier_wait",
+    "pthread_barrier_destroy"};
 
 struct Proc {
   int status = -1;

@@ -1302,6 +1302,34 @@ RT_API int __wrap_pthread_once(pthread_once_t *o, void (*f)(void)) {
   }
   return 0;
 }
+/* Barriers with siren's encoding in the barrier's first int (count << 20 | generation << 16 |
+ * arrived): a waiter arrives at a scheduling point; the last one flips the generation and
+ * gets PTHREAD_BARRIER_SERIAL_THREAD, the others yield until the flip. */
+RT_API int __wrap_pthread_barrier_init(pthread_barrier_t *b, const pthread_barrierattr_t *a, unsigned n) {
+  (void)a;
+  if (n == 0 || n >= 2048) return 22; /* EINVAL */
+  *(volatile int *)b = (int)(n << 20);
+  return 0;
+}
+RT_API int __wrap_pthread_barrier_destroy(pthread_barrier_t *b) { (void)b; return 0; }
+RT_API int __wrap_pthread_barrier_wait(pthread_barrier_t *b) {
+  if (!in_child) return 0;
+  volatile int *c = (volatile int *)b;
+  struct event e = {E_YIELD, 0, 0, (uintptr_t)b, PC()};
+  sched(e);
+  const int v = *c, gen = v & 0x10000;
+  if ((v & 0xffff) + 1 == (v >> 20)) {
+    *c = (v & ~0xffff) ^ 0x10000;
+    return PTHREAD_BARRIER_SERIAL_THREAD;
+  }
+  *c = v + 1;
+  while ((*c & 0x10000) == gen) {
+    struct event w = {E_YIELD, 0, 0, (uintptr_t)b, PC()};
+    sched(w);
+    T[cur].run_len += 1000;
+  }
+  return 0;
+}
 static int yield_at(uintptr_t pc) {
   if (in_child) {
     struct event e = {E_YIELD, 0, 0, 0, pc};
