@@ -134,8 +134,8 @@ TraceRow make_trace_row(const ir::ThreadModel& tm, const ir::Interpreter& interp
       default: row.access = reads ? 'R' : 'L'; break;
     }
   }
-  if (pc < th.code.size() && th.code[pc].kind == ir::InstrKind::Havoc && !step.nondet.empty() &&
-      th.code[pc].lhs < th.locals.size() && th.code[pc].message.rfind("__VERIFIER_nondet_", 0) == 0) {
+  if (pc < th.code.size() && ir::is_nondet_call(th.code[pc]) && !step.nondet.empty() &&
+      th.code[pc].lhs < th.locals.size()) {
     const ir::Type ty = th.locals[th.code[pc].lhs].type;
     if (!ty.is_ptr()) row.nondet = ir::as_signed(ty, ir::normalize(ty, step.nondet[0].bits));
   }

@@ -115,9 +115,14 @@ struct Instr {
   AssertKind assert_kind = AssertKind::Property;
   ObjectId obj = 0;            // Malloc: the heap object of this call site
   std::string message;         // Assert: what fails ("reach_error() called", "assert(x > 0)");
-                               // Havoc: the __VERIFIER_nondet_* call it stands for, if any
+                               // Havoc: the call it stands for, if any ("nondet_int()": a
+                               // __VERIFIER_nondet_* call or a function without a body)
   std::vector<std::uint32_t> threads;  // ThreadCreate in thread-model code: instance slots
 };
+
+/// A Havoc that is the result of a call (a nondet function, a function without a body): its
+/// value is an input of the run, which traces print and the native oracle supplies.
+inline bool is_nondet_call(const Instr& in) { return in.kind == InstrKind::Havoc && !in.message.empty(); }
 
 struct Function {
   FunctionId id = 0;

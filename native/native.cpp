@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include <fcntl.h>
@@ -322,7 +323,34 @@ Binary compile(const std::string& c_file, const std::vector<std::string>& clang_
   }
   std::string wrap = "-Wl";
   for (const char* w : kWrapped) wrap += std::string(",--wrap=") + w;
-  p = run_process({tc.clang, "-no-pie", obj, rt, wrap, "-lpthread", "-o", b.exe}, {}, 120);
+  std::vector<std::string> link = {tc.clang, "-no-pie", obj, rt, wrap, "-lpthread", "-o", b.exe};
+  p = run_process(link, {}, 120);
+  // Functions the program calls without defining them return an arbitrary value in siren
+  // (docs/semantics.md): link a stub for each that returns the runtime's nondet value, logged
+  // at the call (its return type is not known here; the caller reads the bits it needs).
+  if (p.status != 0) {
+    std::set<std::string> undefined;
+    static const std::string kUndef = "undefined reference to `";
+    std::istringstream out(p.out);
+    for (std::string line; std::getline(out, line);)
+      if (auto at = line.find(kUndef); at != std::string::npos) {
+        const auto from = at + kUndef.size(), to = line.find('\'', from);
+        if (to != std::string::npos) undefined.insert(line.substr(from, to - from));
+      }
+    if (!undefined.empty()) {
+      std::ofstream stubs(work_dir + "/undefined.c");
+      stubs << "long long __siren_rt_undefined_nondet(unsigned long);\n";
+      for (const std::string& f : undefined)
+        stubs << "long long " << f << "() { return __siren_rt_undefined_nondet((unsigned long)__builtin_return_address(0)); }\n";
+      stubs.close();
+      const Proc sc = run_process({tc.clang, "-O0", "-w", "-x", "c", "-c", work_dir + "/undefined.c", "-o",
+                                   work_dir + "/undefined.o"}, {}, 120);
+      if (sc.status == 0) {
+        link.insert(link.begin() + 3, work_dir + "/undefined.o");
+        p = run_process(link, {}, 120);
+      }
+    }
+  }
   if (p.status != 0) {
     b.error = "the program could not be linked with the native runtime: " + first_error(p.out);
     return b;

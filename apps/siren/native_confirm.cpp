@@ -308,7 +308,7 @@ class Guide {
     const ir::Instr& in = tm_.threads[t].code[p_.s.threads[t].pc];
     if (in.kind == ir::InstrKind::AtomicBegin) p_.section_entry[t] = p_.s;
     ir::Step st{t, {}};
-    if (in.kind == ir::InstrKind::Havoc && in.message.rfind("__VERIFIER_nondet_", 0) == 0)
+    if (ir::is_nondet_call(in))
       st.nondet.push_back(nondet_for(t, in));
     else if (in.kind == ir::InstrKind::Havoc && t == 0 && in.text == "main's arguments")
       st.nondet.push_back({1, 0});  // argc: siren test runs the program without arguments

@@ -1136,6 +1136,13 @@ RT_API RT_WEAK RT_NOINLINE _Bool __VERIFIER_nondet_bool(void) {
   return v;
 }
 RT_API RT_WEAK void *__VERIFIER_nondet_pointer(void) { return 0; }
+/* A function the program calls but does not define: native.cpp links a stub that returns this
+ * (siren: an arbitrary value of its type), logged at the stub's call site. */
+RT_API long long __siren_rt_undefined_nondet(uintptr_t call_pc) {
+  const long long v = nondet_value(-9223372036854775807LL - 1, 9223372036854775807LL);
+  nondet_log(v, call_pc);
+  return v;
+}
 
 /* ---- pthreads (ld --wrap) --------------------------------------------------------------- */
 
