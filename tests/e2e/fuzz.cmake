@@ -23,8 +23,10 @@ if(TARGET siren-fuzz)
   # results, unused reads, __VERIFIER_atomic_* functions against plain accesses; calls through
   # function pointers held in globals, ops tables and structs passed as the thread argument,
   # thread start routines held in pointers; C11 atomics on _Atomic globals and GCC
-  # __sync/__atomic builtins on plain ones, spin and try locks built from them) in at least
-  # 10% of the 300 programs above.
+  # __sync/__atomic builtins on plain ones, spin and try locks built from them; unions whose
+  # members share one cell layout, written through one member and read through another;
+  # container_of from a member passed as the thread argument) in at least 10% of the 300
+  # programs above.
   add_test(NAME "fuzz: constructs in at least 10% of the differential programs"
            COMMAND $<TARGET_FILE:siren-fuzz> --programs 300 --seed 1 --generate-only --require-constructs 10)
   set_tests_properties("fuzz: constructs in at least 10% of the differential programs" PROPERTIES TIMEOUT 300)

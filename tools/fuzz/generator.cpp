@@ -79,6 +79,7 @@ void print_stmt(const Stmt& s, int indent, const Program& p, std::string& out) {
       if (!w.removed)
         out += pad + fmt::format("pthread_create(&h{0}, 0, {1}{0}, {2});\n", s.n, w.start_ptr ? "st" : "t",
                                  w.task >= 0         ? fmt::format("&tk{}", w.task)
+                                 : w.container_arg   ? std::string("&pv.dev")
                                  : w.arg_target >= 0 ? fmt::format("&g{}", w.arg_target)
                                                      : std::string("0"));
       break;
@@ -125,6 +126,8 @@ std::string body_text(const Program& p, const std::vector<Stmt>& stmts, const Th
   if (!decl.empty()) decl += ";\n";
   if (worker && worker->arg_target >= 0 && uses(body, "ap")) decl += "  int *ap = (int *)arg;\n";
   if (worker && worker->task >= 0 && uses(body, "tk")) decl += "  struct task *tk = (struct task *)arg;\n";
+  if (worker && worker->container_arg && uses(body, "cp"))
+    decl += "  struct priv *cp = container_of((struct dev *)arg, struct priv, dev);\n";
   if (!worker)  // main: the start routines held in its locals
     for (std::size_t i = 0; i < p.workers.size(); ++i)
       if (p.workers[i].start_ptr == 2 && uses(body, fmt::format("st{}", i)))
@@ -148,6 +151,10 @@ std::string Program::to_c(std::vector<int>* line_uids) const {
   std::string out = fmt::format("/* siren-fuzz seed {} template {} */\n", seed, templ);
   out += "#include <assert.h>\n#include <pthread.h>\n";
   if (stdatomic()) out += "#include <stdatomic.h>\n";
+  if (container) {
+    out += "#include <stddef.h>\n";
+    out += "#define container_of(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))\n";
+  }
   out += "extern void reach_error(void);\n";
   out += "extern void __VERIFIER_atomic_begin(void);\nextern void __VERIFIER_atomic_end(void);\n";
   if (nondet) out += "extern _Bool __VERIFIER_nondet_bool(void);\n";
@@ -172,6 +179,16 @@ std::string Program::to_c(std::vector<int>* line_uids) const {
     out += fmt::format("struct outer {{ struct box in[{}]; }};\nstruct outer ob = {{ {{", outer.size());
     for (std::size_t i = 0; i < outer.size(); ++i) out += fmt::format("{} {{ &g{}, {} }}", i ? "," : "", outer[i], i);
     out += " } };\n";
+  }
+  switch (union_kind) {
+    case 0: out += "union word { int i; unsigned u; };\nunion word uw = { 1 };\n"; break;
+    case 1: out += "union pair { int a[2]; struct { int x, y; } s; };\nunion pair up = { { 0, 1 } };\n"; break;
+    case 2: out += fmt::format("union slot {{ int *wp; const int *rp; }};\nunion slot us = {{ &g{} }};\n", union_target); break;
+    default: break;
+  }
+  if (container) {
+    out += "struct dev { int id; int flags; };\nstruct priv { int count; struct dev dev; };\n";
+    out += "struct priv pv = { 0, { 1, 0 } };\n";
   }
   for (std::size_t i = 0; i < atomic_globals.size(); ++i)
     out += fmt::format("{} a{} = {};\n", i % 2 ? "atomic_int" : "_Atomic int", i, atomic_globals[i]);
@@ -235,7 +252,7 @@ const std::vector<std::string>& construct_names() {
       "global-pointer-init", "static-pointer-init", "struct-held-pointer", "array-held-pointer",
       "nested-aggregate-pointer", "thread-arg-pointer", "discarded-call-result", "used-call-result",
       "unused-read", "atomic-fn-vs-plain", "function pointer call", "function pointer thread start",
-      "function pointer thread argument", "C11 atomic", "GCC atomic builtin"};
+      "function pointer thread argument", "C11 atomic", "GCC atomic builtin", "union", "container_of"};
   return names;
 }
 
@@ -375,6 +392,9 @@ std::vector<std::string> Program::constructs() const {
     out.push_back("C11 atomic");
   if ((mutex && locks && (lock_style == 1 || lock_style == 2)) || any([](const Fn&, const std::string& t) { return gcc_atomic(t); }))
     out.push_back("GCC atomic builtin");
+  if (union_kind >= 0 && any([&](const Fn&, const std::string& t) { return uses(t, union_var()); })) out.push_back("union");
+  if (container && any([](const Fn& f, const std::string& t) { return f.worker && f.worker->container_arg && uses(t, "cp"); }))
+    out.push_back("container_of");
   return out;
 }
 
@@ -461,11 +481,24 @@ class Gen {
     if (p.box_target >= 0) holder("bx.ptr", p.box_target);
     for (std::size_t i = 0; i < p.ptr_array.size(); ++i) holder(fmt::format("ptrs[{}]", i), p.ptr_array[i]);
     for (std::size_t i = 0; i < p.outer.size(); ++i) holder(fmt::format("ob.in[{}].ptr", i), p.outer[i]);
+    if (p.union_kind == 2) holder("us.wp", p.union_target);
     if (pointer_targets_.empty()) holders_.clear();  // nowhere to redirect them: keep them out
     for (const std::string& h : holders_) {
       shared_reads_.push_back("*" + h);
       shared_writes_.push_back("*" + h);
     }
+    // Union members (each location written through one member, read through another) and the
+    // container's fields (accessed plainly here, through `cp` in the workers given &pv.dev).
+    for (const std::string& m : union_members(p)) {
+      shared_reads_.push_back(m);
+      shared_writes_.push_back(m);
+    }
+    if (p.union_kind == 2 && !holders_.empty()) shared_reads_.push_back("*us.rp");
+    if (p.container)
+      for (const char* m : {"pv.count", "pv.dev.flags"}) {
+        shared_reads_.push_back(m);
+        shared_writes_.push_back(m);
+      }
     if (p.box_target >= 0) {
       shared_reads_.push_back("bx.v");
       shared_writes_.push_back("bx.v");
@@ -500,6 +533,48 @@ class Gen {
     has_nondet_ = p.nondet;
   }
   bool gcc_on_ = false;  // setup_locations: GCC atomic builtins on the plain locations
+
+  // The integer members of the union (kinds 0 and 1; kind 2's pointers are holders).
+  static std::vector<std::string> union_members(const Program& p) {
+    if (p.union_kind == 0) return {"uw.i", "uw.u"};
+    if (p.union_kind == 1) return {"up.a[0]", "up.a[1]", "up.s.x", "up.s.y"};
+    return {};
+  }
+  // A write through one member of the union and a read of the same cell through another.
+  std::pair<Stmt, Stmt> union_pun(const Program& p) {
+    const std::string l = local();
+    switch (p.union_kind) {
+      case 0: {
+        const bool u = coin(0.5);
+        Stmt w = coin(0.5) ? simple(fmt::format("uw.{0} = uw.{0} + 1;", u ? "u" : "i"))
+                           : simple(u ? fmt::format("uw.u = {}u;", uni(0, 3)) : fmt::format("uw.i = {};", uni(-1, 3)));
+        const std::string r = u ? "uw.i" : "uw.u";
+        return {std::move(w), coin(0.3) ? simple(assert_text(fmt::format("{} != {}", r, uni(1, 2)))) : simple(l + " = " + r + ";")};
+      }
+      case 1: {
+        const int i = uni(0, 1);
+        const std::string a = fmt::format("up.a[{}]", i), f = i ? "up.s.y" : "up.s.x";
+        const bool arr = coin(0.5);
+        const std::string wm = arr ? a : f, rm = arr ? f : a;
+        Stmt w = coin(0.5) ? simple(fmt::format("{0} = {0} + 1;", wm)) : simple(fmt::format("{} = {};", wm, value_expr()));
+        return {std::move(w), coin(0.3) ? simple(assert_text(fmt::format("{} != {}", rm, uni(1, 2)))) : simple(l + " = " + rm + ";")};
+      }
+      default: {
+        Stmt w = coin(0.5) && !pointer_targets_.empty() ? simple(fmt::format("us.wp = &g{};", pick(pointer_targets_)))
+                                                        : simple(fmt::format("*us.wp = {};", value_expr()));
+        return {std::move(w), coin(0.3) ? simple(assert_text(fmt::format("*us.rp != {}", uni(1, 2)))) : simple(l + " = *us.rp;")};
+      }
+    }
+  }
+  // A statement in a worker holding `cp` (the container recovered from its argument).
+  Stmt container_stmt() {
+    switch (uni(0, 4)) {
+      case 0: case 1: return simple("cp->count = cp->count + 1;");
+      case 2: return simple(fmt::format("cp->dev.flags = {};", value_expr()));
+      case 3: return simple(fmt::format("{} = cp->count + cp->dev.id;", local()));
+      default: return simple(assert_text(fmt::format("cp->count != {}", uni(1, 2))));
+    }
+  }
 
   std::string read_atom(bool allow_local = true) {
     const int r = uni(0, 9);
@@ -840,6 +915,48 @@ class Gen {
           if (h.rfind(pre, 0) == 0 && (pre != "p" || h == "p")) hs.push_back(h);
       return hs.empty() ? "" : pick(hs);
     };
+    // A statement, under the lock with probability 0.4 (if there is one).
+    auto maybe_locked = [&](Stmt s) {
+      if (!p.mutex || !coin(0.4)) return s;
+      Stmt l;
+      l.kind = Stmt::Kind::Lock;
+      l.body.push_back(std::move(s));
+      return l;
+    };
+    // In worker i's top level, or (one worker) in main right after worker i was created.
+    auto place_other = [&](int i, Stmt s) {
+      if (nw > 1) {
+        const int j = (i + uni(1, nw - 1)) % nw;
+        place(p.workers[static_cast<std::size_t>(j)].body, std::move(s));
+        return;
+      }
+      placed_.insert(s.uid);
+      for (std::size_t j = 0; j < p.main_body.size(); ++j)
+        if (p.main_body[j].kind == Stmt::Kind::Create && p.main_body[j].n == i) {
+          p.main_body.insert(p.main_body.begin() + static_cast<std::ptrdiff_t>(j) + 1, std::move(s));
+          break;
+        }
+    };
+    // A union: written through one member in a worker, the cell read through another member in
+    // another thread (either may be under the lock: races and lost updates when not).
+    if (p.union_kind >= 0) {
+      auto [w, r] = union_pun(p);
+      const int i = uni(0, nw - 1);
+      place(p.workers[static_cast<std::size_t>(i)].body, maybe_locked(std::move(w)));
+      place_other(i, maybe_locked(std::move(r)));
+    }
+    // container_of: every worker given &pv.dev uses `cp`; sometimes another thread accesses
+    // the container's count plainly.
+    for (int i = 0; i < nw; ++i) {
+      Thread& t = p.workers[static_cast<std::size_t>(i)];
+      if (!t.container_arg) continue;
+      std::vector<std::string> simples, all;
+      texts_of(t.body, simples, all);
+      if (std::none_of(all.begin(), all.end(), [](const std::string& x) { return uses(x, "cp"); }))
+        place(t.body, maybe_locked(container_stmt()));
+      if (coin(0.4))
+        place_other(i, maybe_locked(coin(0.5) ? simple("pv.count = pv.count + 1;") : simple(local() + " = pv.count;")));
+    }
     for (int round = 0; round < 2; ++round) {
       const std::pair<const char*, std::vector<std::string>> holder_constructs[] = {
           {"global-pointer-init", {"p", "gp"}}, {"static-pointer-init", {"sp", "ls"}},
@@ -961,12 +1078,14 @@ class Gen {
     p.nondet = coin(0.15);
     // Function pointers and atomics: in a quarter / a third of the free-form programs.
     const bool fn_ptrs = coin(0.25), atomics = coin(0.3);
-    // The issue-17 constructs: 1-3 of them (more make the BMC slow; 1-2 with function pointers
-    // or atomics), each equally likely.
+    // A union and container_of: each in about a sixth of them.
+    const bool unions = coin(0.17), container = coin(0.17);
+    // The issue-17 constructs: 1-3 of them (more make the BMC slow; 1-2 with function pointers,
+    // atomics, a union or container_of), each equally likely.
     auto g = [&] { return uni(0, ng - 1); };
     std::vector<int> kinds{0, 1, 2, 3, 4, 5, 6, 7, 8};
     std::shuffle(kinds.begin(), kinds.end(), rng_);
-    kinds.resize(static_cast<std::size_t>(uni(1, fn_ptrs || atomics ? 2 : 3)));
+    kinds.resize(static_cast<std::size_t>(uni(1, fn_ptrs || atomics || unions || container ? 2 : 3)));
     unused_reads_ = false;
     for (int k : kinds) switch (k) {
         case 0: p.global_ptrs.push_back(g()); break;
@@ -993,6 +1112,14 @@ class Gen {
       if (p.mutex) p.lock_style = uni(0, 3);
       no_sections_ = true;
     }
+    if (unions) {
+      p.union_kind = uni(0, 2);
+      p.union_target = g();
+    }
+    if (container) {  // the first worker without a task gets &pv.dev, each other one with p = 0.5
+      for (Thread& t : p.workers)
+        if (t.task < 0 && (!p.container || coin(0.5))) t.container_arg = p.container = true;
+    }
     start_ptrs(p);
     setup_locations(p, {});
     // Fewer statements with more threads: the interleavings multiply.
@@ -1003,6 +1130,11 @@ class Gen {
       const auto holders = holders_, fn_holders = fn_holders_;
       if (t.task >= 0) {  // `struct task *tk = (struct task *)arg;`: a callback and a pointer
         fn_holders_.push_back("tk->fn");  // (`*tk->at` only in the statement ensure_constructs adds)
+      } else if (t.container_arg) {  // `struct priv *cp = container_of(...)`: the container's fields
+        for (const char* m : {"cp->count", "cp->dev.flags"}) {
+          shared_reads_.push_back(m);
+          shared_writes_.push_back(m);
+        }
       } else if (coin(0.12)) {  // a pointer argument: `int *ap = (int *)arg;`
         t.arg_target = g();
         holders_.push_back("ap");

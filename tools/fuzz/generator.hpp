@@ -18,7 +18,9 @@
 // accesses; `Program::constructs()` says which ones a program uses. Function pointers (a
 // callback held in a global, an ops table or a struct passed as the thread argument, redirected
 // at run time; a thread start routine held in a pointer) and C11 / GCC atomics (on `_Atomic int`
-// globals, GCC builtins on plain globals, spin / try locks from them) are mixed in the same way.
+// globals, GCC builtins on plain globals, spin / try locks from them) are mixed in the same way,
+// and so are unions (members of one cell layout, written through one member and read through
+// another) and container_of (a thread recovers the container from a pointer to its member).
 #pragma once
 
 #include <cstdint>
@@ -35,7 +37,7 @@ struct Stmt {
     Lock,    // pthread_mutex_lock(&m); body; pthread_mutex_unlock(&m);  (or a spin / try lock,
              // Program::lock_style)
     Atomic,  // __VERIFIER_atomic_begin(); body; __VERIFIER_atomic_end();
-    Create,  // pthread_create(&h<n>, 0, t<n> or st<n>, 0 or &g<arg_target> or &tk<task>);
+    Create,  // pthread_create(&h<n>, 0, t<n> or st<n>, 0 or &g<arg_target> or &tk<task> or &pv.dev);
              // (only in main; removed with its thread)
     Join,    // pthread_join(h<n>, 0);
   };
@@ -55,6 +57,9 @@ struct Thread {
   int task = -1;         // created with argument &tk<task> instead (a struct task holding a
                          // callback and a pointer); the body may use `tk`, declared
                          // `struct task *tk = (struct task *)arg;`
+  bool container_arg = false;  // created with argument &pv.dev (a member of `struct priv pv`, not
+                               // at offset 0); the body may use `cp`, declared
+                               // `struct priv *cp = container_of((struct dev *)arg, struct priv, dev);`
   int start_ptr = 0;     // started through a pointer: 0 no (t<i>), 1 file-scope
                          // `void *(*st<i>)(void *) = t<i>;`, 2 the same as a local of main
 };
@@ -100,6 +105,15 @@ struct Program {
                                        // __sync_bool_compare_and_swap on `int lk`, 2 try lock with
                                        // it (the body runs only if taken), 3 spin lock with C11
                                        // atomic_exchange on `atomic_int lk`
+  // Unions whose members have the same cell layout (docs/semantics.md): -1 none,
+  // 0 `union word { int i; unsigned u; } uw = { 1 };`,
+  // 1 `union pair { int a[2]; struct { int x, y; } s; } up = { { 0, 1 } };`,
+  // 2 `union slot { int *wp; const int *rp; } us = { &g<union_target> };`
+  int union_kind = -1;
+  int union_target = 0;
+  // container_of (<stddef.h>, offsetof): `struct dev { int id; int flags; };
+  // struct priv { int count; struct dev dev; }; struct priv pv = { 0, { 1, 0 } };`
+  bool container = false;
   std::vector<Thread> workers;       // t0.. (created by main's Create statements)
   std::vector<Stmt> main_body;
 
@@ -108,6 +122,7 @@ struct Program {
   std::size_t size() const;          // number of statements (all levels), for reports
   /// The constructs of `construct_names()` the live statements use (after shrinking too).
   std::vector<std::string> constructs() const;
+  const char* union_var() const { return union_kind == 0 ? "uw" : union_kind == 1 ? "up" : "us"; }
   bool stdatomic() const { return !atomic_globals.empty() || (mutex && lock_style == 3); }
 };
 
