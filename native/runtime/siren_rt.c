@@ -1230,19 +1230,23 @@ RT_API int __wrap_pthread_mutex_lock(pthread_mutex_t *m) {
 RT_API int __wrap_pthread_mutex_unlock(pthread_mutex_t *m) {
   return in_child ? unlock_common(m, PC()) : 0;
 }
-RT_API int __wrap_pthread_mutex_trylock(pthread_mutex_t *m) {
+static int trylock_common(uintptr_t m, uintptr_t pc) {
   if (!in_child) return 0;
-  struct event e = {E_YIELD, 0, 0, (uintptr_t)m, PC()};
+  struct event e = {E_YIELD, 0, 0, m, pc};
   sched(e);
-  struct mtx *x = mutex_of((uintptr_t)m);
+  struct mtx *x = mutex_of(m);
   if (x->owner >= 0) return 16; /* EBUSY */
   x->owner = cur;
   return 0;
 }
+static int init_common(uintptr_t m) {
+  if (in_child) mutex_of(m)->owner = -1;
+  return 0;
+}
+RT_API int __wrap_pthread_mutex_trylock(pthread_mutex_t *m) { return trylock_common((uintptr_t)m, PC()); }
 RT_API int __wrap_pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *a) {
   (void)a;
-  if (in_child) mutex_of((uintptr_t)m)->owner = -1;
-  return 0;
+  return init_common((uintptr_t)m);
 }
 RT_API int __wrap_pthread_mutex_destroy(pthread_mutex_t *m) { (void)m; return 0; }
 /* A condition-variable wait may return spuriously (POSIX): unlock, let others run, relock. */
@@ -1273,19 +1277,10 @@ RT_API int __wrap_pthread_spin_lock(pthread_spinlock_t *l) {
 RT_API int __wrap_pthread_spin_unlock(pthread_spinlock_t *l) {
   return in_child ? unlock_common((pthread_mutex_t *)(uintptr_t)l, PC()) : 0;
 }
-RT_API int __wrap_pthread_spin_trylock(pthread_spinlock_t *l) {
-  if (!in_child) return 0;
-  struct event e = {E_YIELD, 0, 0, (uintptr_t)l, PC()};
-  sched(e);
-  struct mtx *x = mutex_of((uintptr_t)l);
-  if (x->owner >= 0) return 16; /* EBUSY */
-  x->owner = cur;
-  return 0;
-}
+RT_API int __wrap_pthread_spin_trylock(pthread_spinlock_t *l) { return trylock_common((uintptr_t)l, PC()); }
 RT_API int __wrap_pthread_spin_init(pthread_spinlock_t *l, int pshared) {
   (void)pshared;
-  if (in_child) mutex_of((uintptr_t)l)->owner = -1;
-  return 0;
+  return init_common((uintptr_t)l);
 }
 RT_API int __wrap_pthread_spin_destroy(pthread_spinlock_t *l) { (void)l; return 0; }
 /* pthread_once with the control as 0 (new), 1 (running), 2 (done), as siren models it: the
