@@ -1661,18 +1661,17 @@ ExprRef Translator::rv_call(const CallExpr* ce, bool want, QualType malloc_type)
         emit(InstrKind::Store, b, em().mk_binary(Op::Shl, n, k(20)));
         return want ? em().mk_const(ret_t, 0) : nullptr;
       }
-      const bool began = begin_atomic_step(loc);
-      check_ptr(b);
-      const LocalId v = new_tmp(i32);
-      emit(InstrKind::Assign, em().mk_load(i32, b), nullptr, v);
-      const ExprRef vv = em().mk_local(i32, v);
-      const ExprRef arrived = em().mk_binary(Op::Add, em().mk_binary(Op::BitAnd, vv, k(0xffff)), k(1));
+      auto is_last = [&](ExprRef v) {
+        const ExprRef arrived = em().mk_binary(Op::Add, em().mk_binary(Op::BitAnd, v, k(0xffff)), k(1));
+        return em().mk_binary(Op::Eq, arrived, em().mk_binary(Op::LShr, v, k(20)));
+      };
+      const ExprRef vv = atomic_rmw(b, i32, loc, [&](ExprRef v) {
+        const ExprRef next_gen = em().mk_binary(Op::BitXor, em().mk_binary(Op::BitAnd, v, k(~0xffffLL)), k(0x10000));
+        return em().mk_ite(is_last(v), next_gen, em().mk_binary(Op::Add, v, k(1)));
+      });
       const LocalId last = new_tmp(Type::boolean());
-      emit(InstrKind::Assign, em().mk_binary(Op::Eq, arrived, em().mk_binary(Op::LShr, vv, k(20))), nullptr, last);
+      emit(InstrKind::Assign, is_last(vv), nullptr, last);
       const ExprRef lv = em().mk_local(Type::boolean(), last);
-      const ExprRef next_gen = em().mk_binary(Op::BitXor, em().mk_binary(Op::BitAnd, vv, k(~0xffffLL)), k(0x10000));
-      emit(InstrKind::Store, b, em().mk_ite(lv, next_gen, em().mk_binary(Op::Add, vv, k(1))));
-      end_atomic_step(began);
       const int out = new_label();
       jump(out, lv);
       const ExprRef gen = em().mk_binary(Op::BitAnd, vv, k(0x10000));
