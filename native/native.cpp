@@ -37,7 +37,8 @@ const char* const kWrapped[] = {
     "sleep",                "nanosleep",            "abort",                 "malloc",
     "pthread_spin_lock",    "pthread_spin_unlock",  "pthread_spin_trylock",  "pthread_spin_init",
     "pthread_spin_destroy", "pthread_once",         "pthread_barrier_init",  "pthread_barrier_wait",
-    "pthread_barrier_destroy"};
+    "pthread_barrier_destroy", "pthread_self",         "pthread_key_create",    "pthread_getspecific",
+    "pthread_setspecific",  "pthread_key_delete"};
 
 struct Proc {
   int status = -1;
@@ -177,7 +178,7 @@ Outcome outcome_of(const std::string& s) {
       {"ok", Outcome::Ok},           {"violation", Outcome::Violation}, {"race", Outcome::Race},
       {"pruned", Outcome::Pruned},   {"deadlock", Outcome::Deadlock},   {"bound", Outcome::Bound},
       {"timeout", Outcome::Timeout}, {"crash", Outcome::Crash},         {"limit", Outcome::Limit},
-      {"visited", Outcome::Visited}};
+      {"visited", Outcome::Visited}, {"restart", Outcome::Restart}};
   for (const auto& [n, o] : names)
     if (s == n) return o;
   return Outcome::Crash;
@@ -214,6 +215,7 @@ Summary run_binary(const Binary& b, const std::vector<std::string>& env, double 
       s.states = j["dfs"].value("states", std::uint64_t{0});
       s.exhausted = j["dfs"].value("exhausted", 0) != 0;
       s.table_full = j["dfs"].value("table_full", 0) != 0;
+      s.snapshots = j["dfs"].value("snapshots", 0) != 0;
       for (const auto& [name, n] : j["counts"].items())
         if (const unsigned k = n.get<unsigned>(); k > 0) {
           s.counts[outcome_of(name)] += k;
@@ -274,6 +276,7 @@ const char* outcome_name(Outcome o) {
     case Outcome::Crash: return "crash";
     case Outcome::Limit: return "limit";
     case Outcome::Visited: return "visited";
+    case Outcome::Restart: return "restart";
   }
   return "?";
 }
@@ -355,6 +358,22 @@ Binary compile(const std::string& c_file, const std::vector<std::string>& clang_
     b.error = "the program could not be linked with the native runtime: " + first_error(p.out);
     return b;
   }
+  // Snapshots run the program's threads as contexts of one kernel thread (runtime/siren_rt.c):
+  // a pthread function the runtime does not wrap would see one thread, or take the runtime's
+  // handle of a thread for the C library's.
+  p = run_process({tc.nm, "-u", obj}, {}, 60);
+  {
+    std::istringstream in(p.out);
+    for (std::string kind, name; in >> kind >> name;) {
+      if (name.rfind("pthread_", 0) != 0 || name == "pthread_equal") continue;
+      if (std::any_of(std::begin(kWrapped), std::end(kWrapped), [&](const char* w) { return name == w; })) continue;
+      bool attr = false;
+      for (const char* prefix : {"pthread_attr_", "pthread_mutexattr_", "pthread_condattr_", "pthread_rwlockattr_",
+                                 "pthread_barrierattr_"})
+        attr = attr || name.rfind(prefix, 0) == 0;
+      if (!attr && b.no_snapshots.empty()) b.no_snapshots = name;
+    }
+  }
   p = run_process({tc.nm, "-S", "--defined-only", b.exe}, {}, 60);
   {
     std::istringstream lines_in(p.out);
@@ -400,7 +419,8 @@ Summary run(const Binary& b, const Options& o) {
       "SIREN_RT_RUN_MS=" + std::to_string(o.run_ms),
       "SIREN_RT_STOP=" + std::string(o.stop_at_first ? "1" : "0"),
       "SIREN_RT_TIMEOUT_MS=" + std::to_string(static_cast<std::uint64_t>(o.timeout_s * 1000)),
-      "SIREN_RT_DFS_SCHEDULE=" + o.schedule};
+      "SIREN_RT_DFS_SCHEDULE=" + o.schedule,
+      "SIREN_RT_UTHREADS=" + std::string(o.snapshots && b.no_snapshots.empty() ? "1" : "0")};
   // The runtime starts no run after the timeout; a run under way gets its own time limit, and
   // the process is killed only if it overruns both.
   return run_binary(b, env, o.timeout_s > 0 ? o.timeout_s + o.run_ms / 1000.0 + 5 : 0);

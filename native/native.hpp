@@ -41,6 +41,9 @@ struct Binary {
   std::string lines_file;   // the table as the runtime reads it
   std::map<std::uint64_t, std::string> functions;  // the program's function symbols
   std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> variables;  // global: address, size
+  /// A pthread function the program calls that rules out dfs snapshots (runtime/siren_rt.c:
+  /// threads as contexts of one kernel thread): the runtime does not wrap it. Empty: none.
+  std::string no_snapshots;
   /// file:line of a code address (0 -> "?").
   std::pair<std::string, unsigned> where(std::uint64_t pc) const;
 };
@@ -51,7 +54,9 @@ Binary compile(const std::string& c_file, const std::vector<std::string>& clang_
                const std::string& work_dir, const Toolchain& tc = {});
 
 /// Visited: a dfs run stopped at a state an earlier run of the search had reached.
-enum class Outcome { Ok, Violation, Race, Pruned, Deadlock, Bound, Timeout, Crash, Limit, Visited };
+/// Restart: a dfs run in which a thread accessed another thread's stack, which the search had
+/// taken as private (its accesses no scheduling points): the search started again.
+enum class Outcome { Ok, Violation, Race, Pruned, Deadlock, Bound, Timeout, Crash, Limit, Visited, Restart };
 const char* outcome_name(Outcome o);
 
 /// A scheduling point that executed: thread (native index: main 0, then creation order),
@@ -86,6 +91,8 @@ struct Options {
   std::string strategy = "mixed";  // mixed (PCT depth 1-3, demote, random, round robin), pct, random,
                                    // round-robin, demote, dfs (native/README.md)
   std::string schedule;            // dfs: follow these choices in one run (Run::schedule)
+  bool snapshots = true;           // dfs: fork at choice points (threads as contexts of one kernel
+                                   // thread) rather than re-execute every run from the start
   unsigned pct_depth = 3;          // strategy pct: PCT's depth; 0: 1, 2, 3 in turn
   std::uint64_t pct_k = 50;        // PCT's first estimate of a run's steps (then: the longest seen)
   bool races = false;              // report data races (a run ends at the first)
@@ -107,6 +114,7 @@ struct Summary {
   /// nondet values of its seed), whether it stopped because its table of states was full.
   std::uint64_t states = 0;
   bool exhausted = false, table_full = false;
+  bool snapshots = false;          // dfs: the search forked at choice points (Options::snapshots)
   unsigned count(Outcome o) const {
     auto it = counts.find(o);
     return it == counts.end() ? 0 : it->second;

@@ -42,6 +42,7 @@ struct TestArgs {
   bool broken_frontend = false;  // test only: confirm with the front end that drops pointer initialisers
   std::string replay;  // a check/race --json output whose trace is replayed natively
   std::string schedule;  // dfs: the choices of one run (a failing run's "this run again")
+  bool no_snapshots = false;  // dfs: re-execute each run from the start
   std::vector<std::string> defines, includes, clang_args;
 };
 
@@ -127,6 +128,7 @@ int run_test(const TestArgs& a) {
     o.seed = a.seed;
     o.strategy = a.strategy;
     o.schedule = a.schedule;
+    o.snapshots = !a.no_snapshots;
     o.pct_depth = a.depth;
     o.pct_k = a.pct_k;
     o.races = a.race;
@@ -289,6 +291,9 @@ void add_test_command(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"mixed", "pct", "random", "round-robin", "demote", "dfs"}));
   cmd->add_option("--schedule", args->schedule,
                   "With --strategy dfs: one run that follows these choices (a failing run's \"this run again\")");
+  cmd->add_flag("--no-snapshots", args->no_snapshots,
+               "With --strategy dfs: re-execute each run from the program's start instead of forking the "
+               "process at each choice point (slower; the search without snapshots, for comparison)");
   cmd->add_option("--depth", args->depth, "PCT bug depth with --strategy pct (default 3; 0: 1, 2, 3 in turn)")
       ->check(CLI::Range(0u, 8u));
   cmd->add_option("--pct-k", args->pct_k, "PCT's first estimate of the steps of a run (default 50; then the longest seen)");

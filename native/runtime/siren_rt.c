@@ -19,10 +19,13 @@
  * child runs the program once under its own seed and writes one JSON line to a pipe; the
  * parent copies the lines to $SIREN_RT_OUT and never runs main itself.
  *
- * The dfs strategy is a systematic, stateful search over schedules: each child re-executes a
- * prefix of thread choices the parent gives it, then hashes the program's state at each new
- * scheduling point and stops at a state some run has already reached (the visited set and the
- * search stack live in memory the parent shares with its children; see "systematic search").
+ * The dfs strategy is a systematic, stateful search over schedules: it hashes the program's
+ * state at each choice point and stops at a state some run has already reached (the visited
+ * set lives in memory the fork server shares with its children; see "systematic search").
+ * With snapshots (the default) the program's threads are contexts of one kernel thread and a
+ * run forks at each new choice point, one child per successor; without (SIREN_RT_UTHREADS=0,
+ * or a program with thread-local variables) each child re-executes a prefix of choices the
+ * parent gives it.
  *
  * Environment (all optional): SIREN_RT_RUNS (1), SIREN_RT_SEED (1), SIREN_RT_STRATEGY
  * (mixed|random|pct|round-robin|demote|dfs|replay), SIREN_RT_PCT_DEPTH (3; 0: 1, 2, 3 in turn), SIREN_RT_RACES (0|1), SIREN_RT_MAX_STEPS
@@ -33,8 +36,10 @@
  * (comma-separated hex addresses of __VERIFIER_atomic_* functions / reach_error-like
  * functions defined by the program), SIREN_RT_SHOW_OUTPUT (1: keep the program's stdout),
  * SIREN_RT_DFS_SCHEDULE (dfs: follow these choices in one run, e.g. "0x3,2,1x4": thread 0 at
- * three scheduling points, then 2, then 1 at four), SIREN_RT_TEST_BROKEN (test only: 1 never
- * preempts, 2 makes dfs hash shared memory only).
+ * three scheduling points, then 2, then 1 at four; "s5:..." with the stacks of threads 0 and 2
+ * shared), SIREN_RT_UTHREADS (dfs: 1 snapshots, 0 re-execution), SIREN_RT_TEST_BROKEN (test
+ * only: 1 never preempts, 2 makes dfs hash shared memory only, 3 makes dfs take every stack
+ * access as private, 4 makes dfs's sleep sets take every two transitions as commuting).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -52,6 +57,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <link.h>
+#include <ucontext.h>
 
 #define RT_WEAK __attribute__((weak))
 #define RT_API __attribute__((visibility("default")))
@@ -142,6 +149,18 @@ static uintptr_t entry_cfa;
  * server, so that a thread's stack (and what glibc keeps at its top) lies at the same address
  * in every run whatever else was mapped before it (dfs compares stacks and pointers into them). */
 static char *stacks;
+/* dfs: the program's threads are contexts of one kernel thread (uthreads), so that a run can fork
+ * at a choice point and each child continue with another thread: the search explores a state's
+ * successors from a copy of the process instead of re-executing the schedule that led there.
+ * Not when the program has thread-local storage (its threads would share it). errno is saved
+ * and restored around each hand-over, pthread_self and pthread keys are the runtime's. */
+static int uthreads;
+static ucontext_t uctx[MAX_THREADS];
+pthread_t __real_pthread_self(void);
+#define MAX_KEYS 64
+static void (*key_dtors[MAX_KEYS])(void *);
+static void *key_values[MAX_THREADS][MAX_KEYS];
+static int n_keys;
 static const char *run_strategy = "random";
 static int in_child;
 static unsigned long pct_k = 50;
@@ -351,6 +370,13 @@ static void json_escape(char *dst, size_t cap, const char *src) {
 
 static int reported;
 static void out_schedule(void);
+/* dfs: a search makes many runs; those without a failure are only counted, in one line after
+ * the last run. */
+static const char *const quiet_outcomes[] = {"ok", "pruned", "deadlock", "bound", "timeout", "crash", "limit",
+                                             "visited", "restart"};
+enum { N_QUIET = sizeof quiet_outcomes / sizeof *quiet_outcomes };
+static int snapshot_leaf(const char *outcome);
+static int leaf_index(void);
 
 /* Writes this run's result line and ends the process. pc/pc2: the code addresses involved
  * (violation: the failing call; race: both accesses). */
@@ -360,13 +386,14 @@ static void finish(const char *outcome, const char *msg, uintptr_t pc, int tid, 
                    int tid2) {
   if (reported) _exit(0);
   reported = 1;
+  if (snapshot_leaf(outcome)) _exit(0);
   char esc[1024], buf[2048];
   json_escape(esc, sizeof esc, msg);
   snprintf(buf, sizeof buf,
            "{\"run\":%d,\"seed\":%llu,\"strategy\":\"%s\",\"outcome\":\"%s\",\"message\":\"%s\","
            "\"steps\":%lu,\"threads\":%d,\"pc\":\"0x%lx\",\"thread\":%d,\"pc2\":\"0x%lx\","
            "\"thread2\":%d,\"pct_k\":%lu,\"pct_depth\":%lu",
-           run_index, run_seed, run_strategy, outcome, esc, steps,
+           leaf_index(), run_seed, run_strategy, outcome, esc, steps,
            nthreads, (unsigned long)pc, tid, (unsigned long)pc2, tid2, pct_k,
            cfg.strategy == S_PCT ? cfg.pct_depth : 0UL);
   out_str(buf);
@@ -485,7 +512,10 @@ static void replay_advance(int t) {
  * a state some run reached before ends the run (`visited`: its successors were or will be
  * explored from there); a new one is added and pushed with its lowest enabled thread taken.
  * After each run the fork server backtracks to the deepest point with an untried thread. When
- * none is left, every state reachable under these nondet values has been explored.
+ * none is left, every state reachable under these nondet values has been explored. That is the
+ * search by re-execution; with snapshots (uthreads) a run forks at each new choice point
+ * instead (dfs_fork) and prunes with sleep sets. Both take a thread's own stack as private
+ * (dfs_invisible) and a thread's start as a step of its own (dfs_choose); native/README.md.
  *
  * The hash must tell apart states whose futures differ, or pruning loses behaviours:
  *  - memory: every location outside the stacks that the program accessed (its instrumented
@@ -503,17 +533,49 @@ static void replay_advance(int t) {
  * violation is never invented (every violation is a real run). Memory written only by code
  * that is not instrumented (libc) and never read by instrumented code is not hashed. */
 
+/* Snapshots: what one transition did (sleep sets), from a choice point to the next: the
+ * accesses of the thread that was chosen, outside its private stack. `dirty`: anything else
+ * (another thread moved, a lock, create, join, exit, a nondet value, malloc, too many accesses),
+ * which makes it dependent on every transition. */
+#define FP_MAX 8
+struct footprint {
+  unsigned char n, dirty;
+  unsigned char write[FP_MAX];
+  unsigned size[FP_MAX];
+  uintptr_t addr[FP_MAX];
+};
+
 struct dfs_frame {
   uint64_t enabled, tried;
   unsigned char choice;
+  struct footprint fp; /* snapshots: the transition taken here, written by the child */
 };
 static struct dfs_shared {
   unsigned long prefix, depth; /* a run follows frames [0, prefix), then pushes up to depth */
   unsigned long states, cap;   /* visited states; slots of the table (a power of two) */
   int full;                    /* the table is three-quarters full: the search stops */
+  int restart;                 /* the run marked a stack shared: the search starts again */
+  unsigned long restarts;
+  uint64_t shared_stacks;      /* threads (< 64) whose stack another thread accessed */
+  /* snapshots (uthreads): the search is one tree of processes */
+  int stop;                    /* a violation (with SIREN_RT_STOP), --runs or the time is up */
+  unsigned long leaves;        /* processes that ended (runs) */
+  unsigned long counts[16];    /* their quiet outcomes, as quiet_outcomes names them */
+  struct timespec t0;          /* when the search began, for SIREN_RT_TIMEOUT_MS */
 } *dfs;
+/* dfs with uthreads: a choice point forks one child per thread but the last, which the process
+ * takes itself; each child's subtree is searched before the next child is forked. */
+static int snapshots;
 static struct dfs_frame *dfs_f; /* cfg.max_steps + 1 frames */
 static uint64_t *dfs_table;     /* the visited states' hashes, open addressing, 0 = empty */
+static uint64_t *dfs_asleep;    /* snapshots: per slot, the threads asleep when it was explored */
+/* Snapshots, in each process: the transition under way (since the last choice point), the choice
+ * point it left (-1: none yet) and the sleep set it started from (threads and what they do). */
+static struct footprint seg;
+static int seg_thread = -1;
+static long seg_point = -1;
+static uint64_t sleep_mask;
+static struct footprint sleep_fp[64];
 static unsigned long dfs_point; /* choice points this run has passed */
 static int dfs_follow;          /* SIREN_RT_DFS_SCHEDULE: one run along a given schedule */
 
@@ -613,6 +675,7 @@ static uint64_t state_hash(void) {
     h = mix64(h ^ e->pc);
     h = mix64(h ^ (uintptr_t)th->arg);
     h = mix64(h ^ (uintptr_t)th->retval);
+    for (int k = 0; uthreads && k < n_keys; ++k) h = mix64(h ^ (uintptr_t)key_values[t][k]); /* its pthread keys */
     /* A thread yet to start, ending or ended has no frame of the program that matters. */
     if (th->finished || e->kind == E_START || e->kind == E_EXIT) continue;
     if (!th->stack_hi || th->user_sp >= th->stack_hi || th->stack_hi - th->user_sp > STACK_SIZE) return 0;
@@ -624,6 +687,81 @@ static uint64_t state_hash(void) {
   h = mix64(h ^ locks);
   h = mix64(h ^ rng_state);
   return h ? h : 1;
+}
+
+/* The thread whose stack holds address a (-1: none, or a thread above the 64 that dfs tracks). */
+static int stack_owner(uintptr_t a) {
+  if (a >= main_stack_lo && a < main_stack_hi) return 0;
+  if (a < (uintptr_t)stacks || a >= (uintptr_t)stacks + 64 * STACK_SIZE) return -1;
+  return (int)((a - (uintptr_t)stacks) / STACK_SIZE);
+}
+
+/* Is e, a plain access by the running thread, invisible to the search (no scheduling point)?
+ * Accesses to the running thread's own stack are, as long as no other thread has accessed that
+ * stack in any run of the search. Such an access commutes with every step of every other
+ * thread, so running it at once with the thread's next step loses no reachable state (the
+ * classic merge of invisible steps). Soundness does not rest on a guess: the first access of a
+ * thread to another thread's stack, in any run, marks that stack shared (its accesses are
+ * scheduling points from then on) and restarts the search from an empty visited set. If some
+ * execution of the program let a thread touch another's stack, the prefix before the first
+ * such access commutes into one this search explores, so a completed search saw none. */
+static int dfs_invisible(const struct event *e) {
+  if (e->kind != E_READ && e->kind != E_WRITE) return 0;
+  const int o = stack_owner(e->addr), o2 = stack_owner(e->addr + e->size - 1);
+  if (o < 0 || o2 != o || (dfs->shared_stacks >> o & 1)) return 0;
+  /* SIREN_RT_TEST_BROKEN=3 (test only): every stack access private, whoever's stack it is. */
+  if (o == cur || cfg.test_broken == 3) return 1;
+  dfs->shared_stacks |= 1ULL << o; /* another thread's stack: shared from now on */
+  dfs->restart = 1;
+  finish("restart", "a thread accessed another thread's stack: the search starts again", e->pc, cur, 0, -1);
+}
+
+/* The slot of h in the visited states; *fresh: it was not there (now it is). */
+static unsigned long dfs_slot(uint64_t h, int *fresh) {
+  unsigned long i = h & (dfs->cap - 1);
+  *fresh = 0;
+  for (; dfs_table[i]; i = (i + 1) & (dfs->cap - 1))
+    if (dfs_table[i] == h) return i;
+  if (4 * (dfs->states + 1) > 3 * dfs->cap) {
+    dfs->full = 1;
+    finish("limit", "dfs: the table of visited states is full", 0, cur, 0, -1);
+  }
+  dfs_table[i] = h;
+  ++dfs->states;
+  *fresh = 1;
+  return i;
+}
+
+/* ---- sleep sets (snapshots) ---- */
+/* The transition under way executes event e of thread t. */
+static void seg_add(int t, const struct event *e) {
+  if (!snapshots || !in_child) return;
+  if (t != seg_thread) seg.dirty = 1; /* another thread moved: not one thread's transition */
+  int write;
+  switch (e->kind) {
+    case E_READ: write = 0; break;
+    case E_WRITE: case E_RMW: case E_LOCK: case E_UNLOCK: write = 1; break; /* a lock: its mutex */
+    case E_ATOMIC: return; /* the section's accesses follow as events of their own */
+    default: seg.dirty = 1; return;
+  }
+  if (seg.n == FP_MAX) { seg.dirty = 1; return; }
+  seg.addr[seg.n] = e->addr;
+  seg.size[seg.n] = e->size ? e->size : 1;
+  seg.write[seg.n] = (unsigned char)write;
+  ++seg.n;
+}
+
+/* Do two transitions commute (neither enables nor disables the other, the same state after
+ * both orders)? Yes when neither is dirty and no access of one overlaps a write of the other. */
+static int independent(const struct footprint *a, const struct footprint *b) {
+  if (cfg.test_broken == 4) return 1; /* test only: a deliberately broken relation, all commute */
+  if (a->dirty || b->dirty) return 0;
+  for (int i = 0; i < a->n; ++i)
+    for (int j = 0; j < b->n; ++j)
+      if ((a->write[i] || b->write[j]) && a->addr[i] < b->addr[j] + b->size[j] &&
+          b->addr[j] < a->addr[i] + a->size[i])
+        return 0;
+  return 1;
 }
 
 /* Adds h to the visited states; 0 if it was there. */
@@ -640,11 +778,100 @@ static int dfs_visit(uint64_t h) {
   return 1;
 }
 
+static unsigned long ms_since(const struct timespec *t0) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (unsigned long)((now.tv_sec - t0->tv_sec) * 1000 + (now.tv_nsec - t0->tv_nsec) / 1000000);
+}
+
+/* Snapshots: a process of the search ends with this outcome. 1: it is only counted. */
+static int snapshot_leaf(const char *outcome) {
+  if (!snapshots) return 0;
+  ++dfs->leaves;
+  for (int k = 0; k < N_QUIET; ++k)
+    if (!strcmp(outcome, quiet_outcomes[k]) && !cfg.all_events) {
+      ++dfs->counts[k];
+      return 1;
+    }
+  if (cfg.stop && (!strcmp(outcome, "violation") || !strcmp(outcome, "race"))) dfs->stop = 1;
+  return 0;
+}
+
+/* The index of this run: with snapshots, of this process among the search's ended ones. */
+static int leaf_index(void) { return snapshots ? (int)dfs->leaves - 1 : run_index; }
+
+/* Snapshots: the successors of a new state at choice point d, in the order of the threads.
+ * Returns (in some process) the thread that process continues with; the others end here. */
+static int dfs_fork(uint64_t en, unsigned long d) {
+  /* Sleep sets (Godefroid): a thread asleep here need not move from here, a run that reaches
+   * this state by a path where its transition commutes explores it. Sleep sets prune
+   * transitions, not states: every reachable state is still visited. First the transition
+   * that led here: its footprint goes to the parent (which puts it to sleep for its later
+   * children), and it wakes every sleeping thread it does not commute with. */
+  if (seg_point >= 0) dfs_f[seg_point].fp = seg;
+  for (uint64_t m = sleep_mask; m; m &= m - 1) {
+    const int u = __builtin_ctzll(m);
+    if (!(en >> u & 1) || !independent(&sleep_fp[u], &seg)) sleep_mask &= ~(1ULL << u);
+  }
+  /* With state caching: a state explored before with asleep threads S is explored again only
+   * for those of S awake now, and S shrinks to what is asleep in both. */
+  const uint64_t h = state_hash();
+  if (h) {
+    int fresh;
+    const unsigned long i = dfs_slot(h, &fresh);
+    if (fresh) dfs_asleep[i] = sleep_mask;
+    else {
+      const uint64_t wake = dfs_asleep[i] & ~sleep_mask;
+      if (!wake) finish("visited", "a state explored before", 0, cur, 0, -1);
+      dfs_asleep[i] &= sleep_mask;
+      en &= wake;
+    }
+  }
+  en &= ~sleep_mask;
+  if (!en) finish("visited", "every thread is asleep: each successor is explored from elsewhere", 0, cur, 0, -1);
+  alarm(0); /* the run time limit is per process: it waits for its children */
+  for (;;) {
+    const int c = __builtin_ctzll(en);
+    en &= en - 1;
+    dfs_f[d].choice = (unsigned char)c; /* the path to here, for the schedule of a failing run */
+    dfs_f[d].fp.dirty = 1;               /* until the child says what its transition did */
+    dfs_f[d].fp.n = 0;
+    seg_point = (long)d;
+    seg_thread = c;
+    seg.n = seg.dirty = 0;
+    if (dfs->stop || dfs->restart || dfs->full) _exit(0);
+    if ((cfg.timeout_ms && ms_since(&dfs->t0) >= cfg.timeout_ms) || dfs->leaves >= cfg.runs) {
+      dfs->stop = 1;
+      _exit(0);
+    }
+    pid_t pid = en ? fork() : 0; /* the last thread: this process */
+    if (pid < 0) finish("limit", "dfs: fork failed", 0, cur, 0, -1);
+    if (pid == 0) {
+      alarm((unsigned)((cfg.run_ms + 999) / 1000));
+      return c;
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    if (WIFSIGNALED(status)) { /* killed without a word (SIGKILL): a crash */
+      ++dfs->leaves;
+      ++dfs->counts[5];
+    }
+    sleep_mask |= 1ULL << c; /* explored: asleep for the later children */
+    sleep_fp[c] = dfs_f[d].fp;
+  }
+}
+
 /* The thread to run at a choice point (n_en >= 2). */
 static int dfs_choose(void) {
   uint64_t en = 0;
   for (int t = 0; t < nthreads; ++t)
     if (enabled(t)) en |= 1ULL << t;
+  /* A thread that has not started yet: its first step, from its start to its first scheduling
+   * point, touches only its own stack (and code that is not instrumented), so it commutes with
+   * every step of every other thread and taking it alone here loses no state (a singleton
+   * persistent set; it happens once per thread, so no cycle can postpone the others). */
+  for (int t = 0; t < nthreads; ++t)
+    if (en >> t & 1 && T[t].pending.kind == E_START) return t;
   const unsigned long d = dfs_point++;
   if (d < dfs->prefix) {
     const int c = dfs_f[d].choice;
@@ -652,6 +879,7 @@ static int dfs_choose(void) {
     finish("limit", "dfs: the run left the schedule it was given (the program does not repeat itself)", 0, cur,
            0, -1);
   }
+  if (snapshots) return dfs_fork(en, d);
   if (!dfs_follow) {
     const uint64_t h = state_hash();
     if (h && !dfs_visit(h)) finish("visited", "a state explored before", 0, cur, 0, -1);
@@ -668,6 +896,10 @@ static int dfs_choose(void) {
 static void out_schedule(void) {
   char buf[32];
   out_str(",\"schedule\":\"");
+  if (dfs->shared_stacks) { /* the stacks the search treated as shared, for the run again */
+    snprintf(buf, sizeof buf, "s%llx:", (unsigned long long)dfs->shared_stacks);
+    out_str(buf);
+  }
   for (unsigned long i = 0; i < dfs_point;) {
     unsigned long j = i;
     while (j < dfs_point && dfs_f[j].choice == dfs_f[i].choice) ++j;
@@ -687,7 +919,8 @@ static void dfs_init(void) {
   dfs = mmap(0, sizeof *dfs, PROT_READ | PROT_WRITE, shared, -1, 0);
   dfs_f = mmap(0, frames * sizeof *dfs_f, PROT_READ | PROT_WRITE, shared, -1, 0);
   dfs_table = mmap(0, cap * sizeof *dfs_table, PROT_READ | PROT_WRITE, shared, -1, 0);
-  if (dfs == MAP_FAILED || dfs_f == MAP_FAILED || dfs_table == MAP_FAILED) _exit(72);
+  dfs_asleep = mmap(0, cap * sizeof *dfs_asleep, PROT_READ | PROT_WRITE, shared, -1, 0);
+  if (dfs == MAP_FAILED || dfs_f == MAP_FAILED || dfs_table == MAP_FAILED || dfs_asleep == MAP_FAILED) _exit(72);
   dfs->cap = cap;
   image = mmap(0, (size_t)(_end - __data_start), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (image == MAP_FAILED) _exit(72);
@@ -695,15 +928,22 @@ static void dfs_init(void) {
   pthread_attr_t a;
   void *lo;
   size_t size;
-  if (pthread_getattr_np(pthread_self(), &a) == 0) {
+  if (pthread_getattr_np(__real_pthread_self(), &a) == 0) {
     if (pthread_attr_getstack(&a, &lo, &size) == 0) {
       main_stack_lo = (uintptr_t)lo;
       main_stack_hi = (uintptr_t)lo + size;
     }
     pthread_attr_destroy(&a);
   }
-  /* "0x3,2,1x4": the choices of a failing run, to follow once. */
-  for (const char *p = cfg.dfs_schedule; p && *p && dfs->prefix < frames;) {
+  /* "0x3,2,1x4": the choices of a failing run, to follow once; "s5:0x3,...": with the stacks
+   * of threads 0 and 2 shared, as the search had them. */
+  const char *p = cfg.dfs_schedule;
+  if (p && *p == 's') {
+    char *end;
+    dfs->shared_stacks = strtoull(p + 1, &end, 16);
+    p = *end == ':' ? end + 1 : end;
+  }
+  for (; p && *p && dfs->prefix < frames;) {
     char *end;
     const unsigned long t = strtoul(p, &end, 10);
     if (end == p || t >= 64) break;
@@ -822,11 +1062,13 @@ static void sched(struct event e) {
   if (T[self].atomic_depth > 0 && enabled(self)) {
     replay_advance(self);
     log_event(self, &e);
+    seg_add(self, &e);
     return;
   }
   if (++steps > cfg.max_steps) finish("bound", "scheduling-point bound reached", e.pc, self, 0, -1);
   int next = choose();
   if (next < 0) no_thread_can_move(e.pc, self);
+  seg_add(next, &T[next].pending);
   replay_advance(next);
   T[next].run_len = next == self ? T[next].run_len + 1 : 0;
   /* Round robin: a thread's start is not a turn of its own (the turn is its first event). */
@@ -834,8 +1076,14 @@ static void sched(struct event e) {
   log_event(next, &T[next].pending);
   if (next != self) {
     cur = next;
-    sem_post(&T[next].sem);
-    while (sem_wait(&T[self].sem) != 0) {}
+    if (uthreads) {
+      const int saved = errno;
+      swapcontext(&uctx[self], &uctx[next]);
+      errno = saved;
+    } else {
+      sem_post(&T[next].sem);
+      while (sem_wait(&T[self].sem) != 0) {}
+    }
   }
 }
 
@@ -860,13 +1108,16 @@ static void thread_ended(int self) {
   for (int t = 0; t < nthreads; ++t) moving += T[t].live && !T[t].finished && T[t].pending.kind != E_STUCK;
   if (!moving) finish("ok", "", 0, self, 0, -1); /* the others are stopped for good */
   if (++steps > cfg.max_steps) finish("bound", "scheduling-point bound reached", 0, self, 0, -1);
+  seg.dirty = 1; /* an exit enables joins */
   int next = choose();
   if (next < 0) no_thread_can_move(0, self);
+  seg_add(next, &T[next].pending);
   replay_advance(next);
   T[next].run_len = 0;
   T[next].fresh = T[next].pending.kind == E_START;
   log_event(next, &T[next].pending);
   cur = next;
+  if (uthreads) setcontext(&uctx[next]); /* this thread's context is not resumed again */
   sem_post(&T[next].sem);
 }
 
@@ -879,7 +1130,13 @@ static void thread_ended(int self) {
 static void access_ev(uintptr_t addr, unsigned size, int kind, int atomic, uintptr_t pc) {
   struct event e = {(unsigned char)kind, (unsigned char)(atomic || T[cur].atomic_depth > 0),
                     size, addr, pc};
-  if (cfg.strategy == S_DFS) note_location(addr, size);
+  if (cfg.strategy == S_DFS) {
+    if (in_child && dfs_invisible(&e)) {
+      log_event(cur, &e);
+      return;
+    }
+    note_location(addr, size);
+  }
   sched(e);
 }
 
@@ -1075,6 +1332,7 @@ RT_API RT_WEAK void __VERIFIER_assume(int c) {
  * trace or a run's seed would not repeat. Zero is one of the values siren considers. */
 void *__real_malloc(size_t);
 RT_API void *__wrap_malloc(size_t n) {
+  seg.dirty = 1; /* the order of allocations decides the addresses */
   void *p = __real_malloc(n);
   if (p) memset(p, 0, n);
   return p;
@@ -1086,6 +1344,7 @@ RT_API void __wrap_abort(void) {
 
 static long long nondet_draw(long long lo, long long hi);
 static long long nondet_value(long long lo, long long hi) {
+  seg.dirty = 1; /* the order of draws decides who gets which value */
   const int t = cur;
   if (cfg.strategy == S_REPLAY && rnondet_i[t] < rnondet_n[t]) return rnondet[t][rnondet_i[t]++];
   return nondet_draw(lo, hi);
@@ -1156,6 +1415,24 @@ static int index_of(pthread_t h) {
   return -1;
 }
 
+static void run_key_destructors(int me) {
+  for (int round = 0; uthreads && round < 4; ++round) /* PTHREAD_DESTRUCTOR_ITERATIONS */
+    for (int k = 0; k < n_keys; ++k)
+      if (key_values[me][k] && key_dtors[k]) {
+        void *v = key_values[me][k];
+        key_values[me][k] = 0;
+        key_dtors[k](v);
+      }
+}
+
+static void uthread_entry(int me) {
+  void *r = T[me].fn(T[me].arg);
+  T[me].retval = r;
+  run_key_destructors(me);
+  thread_ended(me); /* does not come back */
+  _exit(73);
+}
+
 static void *trampoline(void *p) {
   int me = (int)(intptr_t)p;
   while (sem_wait(&T[me].sem) != 0) {}
@@ -1182,12 +1459,25 @@ RT_API int __wrap_pthread_create(pthread_t *h, const pthread_attr_t *attr, void 
   th->pending.kind = E_START;
   th->pending.addr = (uintptr_t)fn; /* shown in traces as the thread's start routine */
   th->prio = cfg.pct_depth + (rnd() >> 4);
-  pthread_attr_t a;
-  pthread_attr_init(&a);
-  pthread_attr_setstack(&a, stacks + t * STACK_SIZE + 4096, STACK_SIZE - 4096); /* above its guard page */
-  if (__real_pthread_create(&th->real, &a, trampoline, (void *)(intptr_t)t) != 0)
-    finish("limit", "the system refused a thread", e.pc, cur, 0, -1);
-  pthread_attr_destroy(&a);
+  memset(key_values[t], 0, sizeof key_values[t]);
+  /* The guard page at the bottom of its stack slot, made in the run that creates the thread:
+   * 256 of them made up front would be 512 mappings, which each fork copies (dfs snapshots). */
+  mprotect(stacks + t * STACK_SIZE, 4096, PROT_NONE);
+  if (uthreads) {
+    getcontext(&uctx[t]);
+    uctx[t].uc_stack.ss_sp = stacks + t * STACK_SIZE + 4096; /* above its guard page */
+    uctx[t].uc_stack.ss_size = STACK_SIZE - 4096;
+    uctx[t].uc_link = 0;
+    makecontext(&uctx[t], (void (*)(void))uthread_entry, 1, t);
+    th->real = (pthread_t)(uintptr_t)th; /* a handle of its own, for pthread_equal */
+  } else {
+    pthread_attr_t a;
+    pthread_attr_init(&a);
+    pthread_attr_setstack(&a, stacks + t * STACK_SIZE + 4096, STACK_SIZE - 4096); /* above its guard page */
+    if (__real_pthread_create(&th->real, &a, trampoline, (void *)(intptr_t)t) != 0)
+      finish("limit", "the system refused a thread", e.pc, cur, 0, -1);
+    pthread_attr_destroy(&a);
+  }
   if (h) *h = th->real;
   return 0;
 }
@@ -1208,8 +1498,39 @@ RT_API void __wrap_pthread_exit(void *r) {
   struct event e = {E_EXIT, 0, 0, 0, PC()};
   sched(e);
   T[me].retval = r;
+  run_key_destructors(me);
   thread_ended(me);
   __real_pthread_exit(0);
+}
+
+RT_API pthread_t __wrap_pthread_self(void) { return in_child && uthreads ? T[cur].real : __real_pthread_self(); }
+
+/* pthread keys: the runtime's own with uthreads (the C library's are per kernel thread), the
+ * C library's otherwise. Destructors run when a thread returns or calls pthread_exit. */
+int __real_pthread_key_create(pthread_key_t *, void (*)(void *));
+void *__real_pthread_getspecific(pthread_key_t);
+int __real_pthread_setspecific(pthread_key_t, const void *);
+RT_API int __wrap_pthread_key_create(pthread_key_t *k, void (*dtor)(void *)) {
+  if (!in_child || !uthreads) return __real_pthread_key_create(k, dtor);
+  if (n_keys == MAX_KEYS) return EAGAIN;
+  key_dtors[n_keys] = dtor;
+  *k = (pthread_key_t)n_keys++;
+  return 0;
+}
+RT_API void *__wrap_pthread_getspecific(pthread_key_t k) {
+  if (!in_child || !uthreads) return __real_pthread_getspecific(k);
+  return k < (pthread_key_t)n_keys ? key_values[cur][k] : 0;
+}
+int __real_pthread_key_delete(pthread_key_t);
+RT_API int __wrap_pthread_key_delete(pthread_key_t k) {
+  if (!in_child || !uthreads) return __real_pthread_key_delete(k);
+  return k < (pthread_key_t)n_keys ? 0 : EINVAL;
+}
+RT_API int __wrap_pthread_setspecific(pthread_key_t k, const void *v) {
+  if (!in_child || !uthreads) return __real_pthread_setspecific(k, v);
+  if (k >= (pthread_key_t)n_keys) return EINVAL;
+  key_values[cur][k] = (void *)v;
+  return 0;
 }
 
 static int lock_common(pthread_mutex_t *m, uintptr_t pc) {
@@ -1289,6 +1610,7 @@ RT_API int __wrap_pthread_spin_destroy(pthread_spinlock_t *l) { (void)l; return 
 RT_API int __wrap_pthread_once(pthread_once_t *o, void (*f)(void)) {
   if (!in_child) return 0;
   volatile int *c = (volatile int *)o;
+  if (cfg.strategy == S_DFS) note_location((uintptr_t)c, sizeof *c); /* state the runtime keeps there */
   struct event e = {E_YIELD, 0, 0, (uintptr_t)o, PC()};
   sched(e);
   if (*c == 0) {
@@ -1310,6 +1632,7 @@ RT_API int __wrap_pthread_once(pthread_once_t *o, void (*f)(void)) {
 RT_API int __wrap_pthread_barrier_init(pthread_barrier_t *b, const pthread_barrierattr_t *a, unsigned n) {
   (void)a;
   if (n == 0 || n >= 2048) return 22; /* EINVAL */
+  if (in_child && cfg.strategy == S_DFS) note_location((uintptr_t)b, sizeof(int));
   *(volatile int *)b = (int)(n << 20);
   return 0;
 }
@@ -1317,6 +1640,7 @@ RT_API int __wrap_pthread_barrier_destroy(pthread_barrier_t *b) { (void)b; retur
 RT_API int __wrap_pthread_barrier_wait(pthread_barrier_t *b) {
   if (!in_child) return 0;
   volatile int *c = (volatile int *)b;
+  if (cfg.strategy == S_DFS) note_location((uintptr_t)c, sizeof *c); /* state the runtime keeps there */
   struct event e = {E_YIELD, 0, 0, (uintptr_t)b, PC()};
   sched(e);
   const int v = *c, gen = v & 0x10000;
@@ -1415,7 +1739,9 @@ static void start_child(int index) {
   nthreads = 1;
   cur = 0;
   T[0].live = 1;
-  T[0].real = pthread_self();
+  T[0].real = __real_pthread_self();
+  memset(key_values[0], 0, sizeof key_values[0]);
+  n_keys = 0;
   T[0].prio = cfg.pct_depth + (rnd() >> 4);
   sem_init(&T[0].sem, 0, 0);
   struct sigaction sa;
@@ -1438,6 +1764,20 @@ static void start_child(int index) {
   CPU_ZERO(&one);
   CPU_SET(sched_getcpu() >= 0 ? sched_getcpu() : 0, &one);
   sched_setaffinity(0, sizeof one, &one);
+}
+
+static int tls_phdr(struct dl_phdr_info *info, size_t size, void *found) {
+  (void)size;
+  for (int i = 0; i < info->dlpi_phnum; ++i)
+    if (info->dlpi_phdr[i].p_type == PT_TLS && info->dlpi_phdr[i].p_memsz) *(int *)found = 1;
+  return 1; /* the first object is the executable */
+}
+
+/* Does the executable (the program and this runtime) have thread-local variables? */
+static int program_has_tls(void) {
+  int found = 0;
+  dl_iterate_phdr(tls_phdr, &found);
+  return found;
 }
 
 __attribute__((constructor(101))) static void siren_rt_init(void) {
@@ -1474,23 +1814,20 @@ __attribute__((constructor(101))) static void siren_rt_init(void) {
     load_lines(cfg.lines);
     load_replay(cfg.replay);
   }
-  /* The created threads' stack slots, each with a guard page at its bottom. */
+  /* The created threads' stack slots (each gets a guard page at its bottom when created). */
   stacks = mmap(0, MAX_THREADS * STACK_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
                 -1, 0);
   if (stacks == MAP_FAILED) _exit(72);
-  for (int t = 0; t < MAX_THREADS; ++t) mprotect(stacks + t * STACK_SIZE, 4096, PROT_NONE);
   if (cfg.strategy == S_DFS) dfs_init();
+  uthreads = cfg.strategy == S_DFS && env_ul("SIREN_RT_UTHREADS", 1) && !program_has_tls();
+  snapshots = uthreads && !dfs_follow;
+  if (snapshots) clock_gettime(CLOCK_MONOTONIC, &dfs->t0);
   if (dfs_follow) cfg.runs = 1;
   int fd = 2;
   if (cfg.out) {
     fd = open(cfg.out, O_WRONLY | O_CREAT | O_APPEND, 0644);
     if (fd < 0) fd = 2;
   }
-  /* dfs: a search makes many runs; those without a failure are only counted, in one line after
-   * the last run. */
-  static const char *const quiet_outcomes[] = {"ok", "pruned", "deadlock", "bound", "timeout", "crash", "limit",
-                                               "visited"};
-  enum { N_QUIET = sizeof quiet_outcomes / sizeof *quiet_outcomes };
   unsigned long quiet_counts[N_QUIET] = {0}, done = 0;
   int exhausted = 0;
   struct timespec t0, now;
@@ -1545,7 +1882,12 @@ __attribute__((constructor(101))) static void siren_rt_init(void) {
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
     ++done;
-    if (got == 0 && cfg.strategy == S_DFS) {
+    if (got == 0 && snapshots) {
+      if (WIFSIGNALED(status)) { /* the root of the search, killed without a word */
+        ++dfs->leaves;
+        ++dfs->counts[5];
+      }
+    } else if (got == 0 && cfg.strategy == S_DFS) {
       ++quiet_counts[WIFSIGNALED(status) ? 5 : 0];
     } else if (got == 0) { /* the child died without a word (e.g. SIGKILL, or _exit in the program) */
       char line[256];
@@ -1564,15 +1906,32 @@ __attribute__((constructor(101))) static void siren_rt_init(void) {
       want_events = 0; /* the first failing run carries its events; later ones only counts */
       if (cfg.stop) break;
     }
+    if (cfg.strategy == S_DFS && dfs->restart && !dfs_follow) {
+      memset(dfs_table, 0, dfs->cap * sizeof *dfs_table);
+      dfs->states = dfs->prefix = dfs->depth = 0;
+      dfs->restart = 0;
+      ++dfs->restarts;
+      continue;
+    }
+    if (snapshots) { /* the one run was the whole search, a tree of processes */
+      exhausted = !dfs->stop && !dfs->full && !failure;
+      break;
+    }
     if (cfg.strategy == S_DFS && !dfs_backtrack()) {
       exhausted = !dfs_follow && !dfs->full;
       break;
     }
   }
+  if (snapshots) {
+    done = dfs->leaves;
+    for (int k = 0; k < N_QUIET; ++k) quiet_counts[k] += dfs->counts[k];
+  }
   if (cfg.strategy == S_DFS) {
     char line[512];
-    int o = snprintf(line, sizeof line, "{\"dfs\":{\"runs\":%lu,\"states\":%lu,\"exhausted\":%d,\"table_full\":%d},\"counts\":{",
-                     done, dfs->states, exhausted, dfs->full);
+    int o = snprintf(line, sizeof line,
+                     "{\"dfs\":{\"runs\":%lu,\"states\":%lu,\"exhausted\":%d,\"table_full\":%d,\"restarts\":%lu,"
+                     "\"snapshots\":%d},\"counts\":{",
+                     done, dfs->states, exhausted, dfs->full, dfs->restarts, snapshots);
     for (int k = 0; k < N_QUIET; ++k)
       o += snprintf(line + o, sizeof line - (size_t)o, "%s\"%s\":%lu", k ? "," : "", quiet_outcomes[k], quiet_counts[k]);
     snprintf(line + o, sizeof line - (size_t)o, "}}\n");

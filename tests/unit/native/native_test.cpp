@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -226,7 +227,7 @@ int main(void) {
 }
 )";
 
-TEST_CASE("native: demote finds a bug that needs strict alternation; PCT does not") {
+TEST_CASE("native: demote finds a bug that needs strict alternation, PCT does not") {
   Prog p("alternate", kAlternate);
   REQUIRE(p.bin.ok);
   Options o = opts(2000);
@@ -311,11 +312,12 @@ TEST_CASE("native: dfs explores every state of a correct program and says so") {
   CHECK_FALSE(s.failure);
   CHECK(s.exhausted);
   CHECK_FALSE(s.table_full);
-  // Two workers, each lock / read / write / unlock, around main's creates and joins: tens of
-  // states (72 when this was written), not thousands (a state hash that never matches would
-  // never finish), not a handful (one that merges different states).
-  CHECK(s.states >= 30);
-  CHECK(s.states <= 300);
+  // Two workers, each lock / read / write / unlock, around main's creates and joins. A state is
+  // counted where two threads can move (the lock makes most points choiceless, and a thread's
+  // start is taken at once): 9 when this was written; not hundreds (a state hash that never
+  // matches), not one (the hash of shared memory only, SIREN_RT_TEST_BROKEN=2, gives 1).
+  CHECK(s.states >= 6);
+  CHECK(s.states <= 100);
   CHECK(s.count(Outcome::Ok) > 0);
   CHECK(s.count(Outcome::Visited) > 0);
   CHECK(s.runs < 1000);
@@ -335,6 +337,217 @@ TEST_CASE("native: the deliberately broken dfs (hashes shared memory only) misse
   CHECK_FALSE(s.failure);  // the first dfs test case catches this
   CHECK(s.exhausted);      // and it even claims to have seen every state
   CHECK(s.states < 16);
+}
+
+// main reads its own local x twice; the thread it created writes x through a pointer. dfs takes
+// accesses to a thread's own stack as private (no scheduling point) until some run shows another
+// thread touching that stack: then it starts again with that stack shared and finds the bug.
+const char* kSharedStack = R"(#include <pthread.h>
+extern void reach_error(void);
+void *w(void *p) { *(int *)p = 1; return 0; }
+int main(void) {
+  int x = 0;
+  pthread_t t;
+  pthread_create(&t, 0, w, &x);
+  int a = x;
+  int b = x;
+  if (a != b) reach_error();
+  pthread_join(t, 0);
+  return 0;
+}
+)";
+
+TEST_CASE("native: dfs takes a stack as private until another thread touches it, then starts again") {
+  Prog p("sharedstack", kSharedStack);
+  REQUIRE(p.bin.ok);
+  for (const bool snapshots : {true, false}) {
+    CAPTURE(snapshots);
+    Options o = opts(100'000);
+    o.strategy = "dfs";
+    o.snapshots = snapshots;
+    const Summary s = run(p.bin, o);
+    REQUIRE(s.ok);
+    REQUIRE(s.failure);
+    CHECK(s.count(Outcome::Restart) == 1);
+    CHECK(s.snapshots == snapshots);
+    // The failing run's schedule carries the shared stack (thread 0's) and repeats the failure.
+    CHECK(s.failure->schedule.rfind("s1:", 0) == 0);
+    o.schedule = s.failure->schedule;
+    const Summary again = run(p.bin, o);
+    REQUIRE(again.failure);
+    CHECK(again.runs == 1);
+  }
+}
+
+TEST_CASE("native: the deliberately broken dfs (every stack private, no restart) misses the bug") {
+  ::setenv("SIREN_RT_TEST_BROKEN", "3", 1);
+  Prog p("sharedstack", kSharedStack);
+  REQUIRE(p.bin.ok);
+  Options o = opts(100'000);
+  o.strategy = "dfs";
+  const Summary s = run(p.bin, o);
+  ::unsetenv("SIREN_RT_TEST_BROKEN");
+  REQUIRE(s.ok);
+  CHECK_FALSE(s.failure);  // the case above catches this
+  CHECK(s.exhausted);
+  CHECK(s.count(Outcome::Restart) == 0);
+}
+
+// Snapshots run the threads as contexts of one kernel thread: thread identity must still be per
+// thread. pthread keys and pthread_self are the runtime's then; thread-local variables make the
+// search re-execute instead (each would see the other's `mine` otherwise).
+const char* kIdentity = R"(#include <pthread.h>
+extern void reach_error(void);
+pthread_key_t key;
+__thread int mine;
+pthread_t self[2];
+int shared;
+void *w(void *a) {
+  self[(long)a - 1] = pthread_self();
+  pthread_setspecific(key, a);
+  mine++;
+  shared++;
+  if (pthread_getspecific(key) != a || mine != 1) reach_error();
+  return 0;
+}
+int main(void) {
+  pthread_key_create(&key, 0);
+  pthread_t t[2];
+  pthread_create(&t[0], 0, w, (void *)1);
+  pthread_create(&t[1], 0, w, (void *)2);
+  pthread_join(t[0], 0);
+  pthread_join(t[1], 0);
+  if (!pthread_equal(self[0], t[0]) || !pthread_equal(self[1], t[1]) || pthread_equal(self[0], self[1])) reach_error();
+  return 0;
+}
+)";
+
+TEST_CASE("native: dfs keeps pthread keys, pthread_self and thread-local variables per thread") {
+  Prog p("identity", kIdentity);
+  REQUIRE(p.bin.ok);
+  for (const bool snapshots : {true, false}) {
+    CAPTURE(snapshots);
+    Options o = opts(100'000);
+    o.strategy = "dfs";
+    o.snapshots = snapshots;
+    const Summary s = run(p.bin, o);
+    REQUIRE(s.ok);
+    CHECK_FALSE(s.failure);
+    CHECK(s.exhausted);
+    CHECK(s.states > 5);
+    CHECK_FALSE(s.snapshots);  // thread-local variables: re-executed
+  }
+  // Without the thread-local variable, snapshots are taken (keys and pthread_self as above).
+  std::string text = kIdentity;
+  for (const char* cut : {"__thread int mine;\n", "  mine++;\n", " || mine != 1"}) text.erase(text.find(cut), std::strlen(cut));
+  Prog q("identity2", text);
+  REQUIRE(q.bin.ok);
+  Options o = opts(100'000);
+  o.strategy = "dfs";
+  const Summary s = run(q.bin, o);
+  REQUIRE(s.ok);
+  CHECK_FALSE(s.failure);
+  CHECK(s.exhausted);
+  CHECK(s.snapshots);
+  // A pthread function the runtime does not wrap (it would get the runtime's handle of a
+  // thread): no snapshots either.
+  Prog d("detach", R"(#include <pthread.h>
+int x;
+void *w(void *a) { x = 1; return 0; }
+int main(void) { pthread_t t; pthread_create(&t, 0, w, 0); pthread_detach(t); x = 2; return 0; }
+)");
+  REQUIRE(d.bin.ok);
+  CHECK(d.bin.no_snapshots == "pthread_detach");
+  const Summary ds = run(d.bin, o);
+  REQUIRE(ds.ok);
+  CHECK(ds.exhausted);
+  CHECK_FALSE(ds.snapshots);
+}
+
+TEST_CASE("native: dfs sleep sets prune transitions, not states, and a broken independence relation misses the bug") {
+  Prog p("switches", kSwitches);
+  REQUIRE(p.bin.ok);
+  // Two threads whose atomic sections both read and write `last`: no two transitions commute,
+  // so the sleep sets (snapshots) may prune nothing that matters and the search finds the bug
+  // (the first dfs case). SIREN_RT_TEST_BROKEN=4 takes every two transitions as commuting: a
+  // thread put to sleep never wakes, the strict alternation is never tried.
+  ::setenv("SIREN_RT_TEST_BROKEN", "4", 1);
+  Options o = opts(100'000);
+  o.strategy = "dfs";
+  const Summary broken = run(p.bin, o);
+  ::unsetenv("SIREN_RT_TEST_BROKEN");
+  REQUIRE(broken.ok);
+  CHECK(broken.snapshots);
+  CHECK_FALSE(broken.failure);
+  // Independent threads: the grid of their positions is still visited (4 writes each: at least
+  // 16 states where both can move; the counts of the two searches differ a little, as their
+  // stacks differ in slots not written yet), with fewer runs.
+  Prog q("indep", R"(#include <pthread.h>
+int x, y;
+void *tx(void *a) { for (int k = 0; k < 4; k++) x = k; return 0; }
+void *ty(void *a) { for (int k = 0; k < 4; k++) y = k; return 0; }
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, tx, 0);
+  pthread_create(&b, 0, ty, 0);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  return 0;
+}
+)");
+  REQUIRE(q.bin.ok);
+  const Summary with = run(q.bin, o);
+  o.snapshots = false;
+  const Summary without = run(q.bin, o);
+  REQUIRE(with.ok);
+  REQUIRE(without.ok);
+  CHECK(with.snapshots);
+  CHECK_FALSE(without.snapshots);
+  CHECK(with.exhausted);
+  CHECK(without.exhausted);
+  CHECK(with.states >= 16);
+  CHECK(without.states >= 16);
+  CHECK(with.runs < without.runs);
+}
+
+TEST_CASE("native: dfs hashes the state the runtime keeps in the program's memory (a barrier's count)") {
+  // tests/regression/barrier_read_too_early: the worker reads main's slot before the barrier.
+  // The runtime writes the barrier's count itself, uninstrumented: when the state hash left it
+  // out, states before and after an arrival were one, and the snapshot search pruned the run
+  // that fails.
+  Prog p("barrier", R"(#include <pthread.h>
+#include <assert.h>
+pthread_barrier_t bar;
+int slot[2];
+void *worker(void *arg) {
+  slot[1] = 2;
+  int early = slot[0];
+  pthread_barrier_wait(&bar);
+  assert(early == 1);
+  return 0;
+}
+int main(void) {
+  pthread_t a;
+  pthread_barrier_init(&bar, 0, 2);
+  pthread_create(&a, 0, worker, 0);
+  slot[0] = 1;
+  pthread_barrier_wait(&bar);
+  assert(slot[1] == 2);
+  pthread_join(a, 0);
+  return 0;
+}
+)");
+  REQUIRE(p.bin.ok);
+  for (const bool snapshots : {true, false}) {
+    CAPTURE(snapshots);
+    Options o = opts(100'000);
+    o.strategy = "dfs";
+    o.snapshots = snapshots;
+    const Summary s = run(p.bin, o);
+    REQUIRE(s.ok);
+    REQUIRE(s.failure);
+    CHECK(s.failure->message.find("early == 1") != std::string::npos);
+  }
 }
 
 TEST_CASE("native: a failing run reports the nondet values its threads got") {
