@@ -58,6 +58,8 @@
 #include <unistd.h>
 #include <fcntl.h>
 #include <link.h>
+#include <poll.h>
+#include <sys/prctl.h>
 #include <ucontext.h>
 
 #define RT_WEAK __attribute__((weak))
@@ -829,7 +831,6 @@ static int dfs_fork(uint64_t en, unsigned long d) {
   }
   en &= ~sleep_mask;
   if (!en) finish("visited", "every thread is asleep: each successor is explored from elsewhere", 0, cur, 0, -1);
-  alarm(0); /* the run time limit is per process: it waits for its children */
   for (;;) {
     const int c = __builtin_ctzll(en);
     en &= en - 1;
@@ -844,19 +845,30 @@ static int dfs_fork(uint64_t en, unsigned long d) {
       dfs->stop = 1;
       _exit(0);
     }
-    pid_t pid = en ? fork() : 0; /* the last thread: this process */
-    if (pid < 0) finish("limit", "dfs: fork failed", 0, cur, 0, -1);
-    if (pid == 0) {
+    if (!en) { /* the last thread: this process */
       alarm((unsigned)((cfg.run_ms + 999) / 1000));
       return c;
     }
-    int status;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-    if (WIFSIGNALED(status)) { /* killed without a word (SIGKILL): a crash */
-      ++dfs->leaves;
-      ++dfs->counts[5];
+    /* The other threads: a copy of this process (a backup) waits until the subtree of c is
+     * searched: until every process of that subtree has closed the pipe's write end, which they
+     * inherit, as do the backups of deeper choice points (they go first, depth first). The
+     * process that goes on with c keeps its ancestry: a fork's cost grows with the depth of the
+     * process tree (the kernel links each mapping to an anonymous-memory object per ancestor),
+     * and the tree is as deep as the path has taken a later thread, not as it has choice points. */
+    int fds[2];
+    if (pipe(fds) != 0) finish("limit", "dfs: no pipe for a choice point (too many open files)", 0, cur, 0, -1);
+    const pid_t pid = fork();
+    if (pid < 0) finish("limit", "dfs: fork failed", 0, cur, 0, -1);
+    if (pid > 0) {
+      close(fds[0]);
+      alarm((unsigned)((cfg.run_ms + 999) / 1000));
+      return c;
     }
-    sleep_mask |= 1ULL << c; /* explored: asleep for the later children */
+    close(fds[1]);
+    char x;
+    while (read(fds[0], &x, 1) < 0 && errno == EINTR) {}
+    close(fds[0]);
+    sleep_mask |= 1ULL << c; /* explored: asleep for the later threads */
     sleep_fp[c] = dfs_f[d].fp;
   }
 }
@@ -1780,6 +1792,24 @@ static int program_has_tls(void) {
   return found;
 }
 
+/* Snapshots: reaps the processes of the search that ended (orphaned backups come to the fork
+ * server, a subreaper); 1 if the root was among them (its status in *root_status). A process
+ * killed without a word (SIGKILL) counts as a crash. */
+static int reap_search(pid_t root, int *root_status) {
+  int st, got_root = 0;
+  pid_t w;
+  while ((w = waitpid(-1, &st, WNOHANG)) > 0) {
+    if (w == root) {
+      *root_status = st;
+      got_root = 1;
+    } else if (WIFSIGNALED(st)) {
+      ++dfs->leaves;
+      ++dfs->counts[5];
+    }
+  }
+  return got_root;
+}
+
 __attribute__((constructor(101))) static void siren_rt_init(void) {
   cfg.runs = env_ul("SIREN_RT_RUNS", 1);
   cfg.seed = env_ul("SIREN_RT_SEED", 1);
@@ -1821,7 +1851,10 @@ __attribute__((constructor(101))) static void siren_rt_init(void) {
   if (cfg.strategy == S_DFS) dfs_init();
   uthreads = cfg.strategy == S_DFS && env_ul("SIREN_RT_UTHREADS", 1) && !program_has_tls();
   snapshots = uthreads && !dfs_follow;
-  if (snapshots) clock_gettime(CLOCK_MONOTONIC, &dfs->t0);
+  if (snapshots) {
+    clock_gettime(CLOCK_MONOTONIC, &dfs->t0);
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+  }
   if (dfs_follow) cfg.runs = 1;
   int fd = 2;
   if (cfg.out) {
@@ -1852,7 +1885,14 @@ __attribute__((constructor(101))) static void siren_rt_init(void) {
     int failure = 0, quiet = 0;
     size_t got = 0;
     unsigned long long steps_seen = 0;
+    int status = 0, root_reaped = 0;
     for (;;) {
+      if (snapshots) { /* the search's orphans are ours to reap (a subreaper), while we wait */
+        struct pollfd pf = {p[0], POLLIN, 0};
+        poll(&pf, 1, 100);
+        root_reaped |= reap_search(pid, &status);
+        if (!(pf.revents & (POLLIN | POLLHUP))) continue;
+      }
       ssize_t n = read(p[0], buf, sizeof buf - 1);
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) break;
@@ -1879,8 +1919,9 @@ __attribute__((constructor(101))) static void siren_rt_init(void) {
       }
     }
     close(p[0]);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    if (!root_reaped)
+      while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    if (snapshots) reap_search(pid, &status);
     ++done;
     if (got == 0 && snapshots) {
       if (WIFSIGNALED(status)) { /* the root of the search, killed without a word */
