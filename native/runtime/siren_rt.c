@@ -926,7 +926,7 @@ static void out_schedule(void) {
 /* Fork server: the shared search state, the image of the globals, the main thread's stack. */
 static void dfs_init(void) {
   const unsigned long frames = cfg.max_steps + 2;
-  const unsigned long cap = 1UL << env_ul("SIREN_RT_DFS_TABLE_BITS", 23);
+  const unsigned long cap = 1UL << env_ul("SIREN_RT_DFS_TABLE_BITS", 25); /* pages are touched as used */
   const int shared = MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE;
   dfs = mmap(0, sizeof *dfs, PROT_READ | PROT_WRITE, shared, -1, 0);
   dfs_f = mmap(0, frames * sizeof *dfs_f, PROT_READ | PROT_WRITE, shared, -1, 0);
