@@ -7,11 +7,13 @@ same machine; issue 17 ("siren test finds the bug in each expected-false task").
 
 For each task and configuration:
   siren test FILE --strategy dfs --timeout T --json [--no-snapshots]
-in the task's folder. Rows go to benchmarks/native/dfs.csv, the table to stdout (pasted into
-benchmarks/NATIVE.md by hand, with the command).
+in the task's folder. Rows go to benchmarks/native/dfs.csv as they finish (rows of tasks not run
+this time are kept), the table to stdout (pasted into benchmarks/NATIVE.md by hand, with the
+command); --table renders the table of dfs.csv without running anything.
 
 Usage (from the repository root):
   benchmarks/native_dfs.py [--siren build/siren] [--timeout 1800] [--filter REGEX] [--jobs 1]
+  benchmarks/native_dfs.py --table
 """
 import argparse
 import concurrent.futures
@@ -60,27 +62,18 @@ def run(siren, task, name, extra, timeout):
     return row
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--siren", default=os.path.join(ROOT, "build", "siren"))
-    ap.add_argument("--timeout", type=int, default=1800)
-    ap.add_argument("--filter", default="")
-    ap.add_argument("--jobs", type=int, default=1)
-    a = ap.parse_args()
-    siren = os.path.abspath(a.siren)
-    jobs = [(t, n, e) for t in TASKS if re.search(a.filter, t) for n, e in CONFIGS]
-    rows = []
-    with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
-        for row in ex.map(lambda j: run(siren, j[0], j[1], j[2], a.timeout), jobs):
-            rows.append(row)
-            print(json.dumps(row), flush=True)
-    out = os.path.join(ROOT, "benchmarks", "native", "dfs.csv")
-    keys = ["task", "config", "result", "runs", "states", "seconds", "wall_s", "exhausted", "confirmed", "exit"]
-    with open(out, "w", newline="") as f:
-        w = csv.DictWriter(f, keys, extrasaction="ignore")
+KEYS = ["task", "config", "result", "runs", "states", "seconds", "wall_s", "exhausted", "confirmed", "exit"]
+OUT = os.path.join(ROOT, "benchmarks", "native", "dfs.csv")
+
+
+def write_csv(rows):
+    with open(OUT, "w", newline="") as f:
+        w = csv.DictWriter(f, KEYS, extrasaction="ignore")
         w.writeheader()
         w.writerows(rows)
-    print()
+
+
+def table(rows):
     print("| task | " + " | ".join(n for n, _ in CONFIGS) + " |")
     print("|---|" + "---|" * len(CONFIGS))
     for t in TASKS:
@@ -88,13 +81,37 @@ def main():
         for n, _ in CONFIGS:
             r = next((r for r in rows if r["task"] == t and r["config"] == n), None)
             if r is None:
-                continue
-            if r["result"] == "VIOLATION":
-                cells.append(f"found: {r['states']:,} states, {r['runs']:,} runs, {r['seconds']} s")
+                cells.append("not run")
+            elif r["result"] == "VIOLATION":
+                cells.append("found: %s states, %s runs, %s s" % (f"{int(r['states']):,}", f"{int(r['runs']):,}", r["seconds"]))
             else:
-                cells.append(f"{r['result'].lower()}: {r.get('states', 0):,} states in {r.get('seconds', 0)} s")
-        if cells:
-            print(f"| {t} | " + " | ".join(cells) + " |")
+                cells.append("%s: %s states in %s s" % (r["result"].lower(), f"{int(r.get('states') or 0):,}", r.get("seconds", 0)))
+        print(f"| {t} | " + " | ".join(cells) + " |")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--siren", default=os.path.join(ROOT, "build", "siren"))
+    ap.add_argument("--timeout", type=int, default=1800)
+    ap.add_argument("--filter", default="")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--table", action="store_true", help="render the table of dfs.csv, run nothing")
+    a = ap.parse_args()
+    old = list(csv.DictReader(open(OUT))) if os.path.exists(OUT) else []
+    if a.table:
+        table(old)
+        return
+    siren = os.path.abspath(a.siren)
+    jobs = [(t, n, e) for t in TASKS if re.search(a.filter, t) for n, e in CONFIGS]
+    ran = {j[0] for j in jobs}
+    rows = [r for r in old if r["task"] not in ran]
+    with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
+        for row in ex.map(lambda j: run(siren, j[0], j[1], j[2], a.timeout), jobs):
+            rows.append(row)
+            write_csv(rows)
+            print(json.dumps(row), flush=True)
+    print()
+    table(rows)
 
 
 if __name__ == "__main__":

@@ -117,7 +117,7 @@ void search(const ir::ThreadModel& tm, const CheckOptions& options, solvers::Ter
   static const bool verbose = std::getenv("SIREN_BMC_VERBOSE") != nullptr;
   solvers::DecisionProcedure* dp = &dpr;
   Engine e(tm, terms, *dp, sch);
-  e.absorbing_idle = options.absorbing_idle || std::getenv("SIREN_BMC_IDLE") != nullptr;
+  e.absorbing_idle = options.absorbing_idle;
   e.make_initial_state();
 
   std::optional<std::string> other;  // a reachable MemSafety/Limit error
@@ -149,7 +149,7 @@ void search(const ir::ThreadModel& tm, const CheckOptions& options, solvers::Ter
 
   // Depths at which the property and completeness are asked: every depth up to 8, then every
   // power of two and every 32nd depth, and K-1 (property) / K (completeness).
-  static const unsigned stride = std::getenv("SIREN_BMC_STRIDE") ? std::atoi(std::getenv("SIREN_BMC_STRIDE")) : 8;
+  constexpr unsigned stride = 8;
   auto checkpoint = [&](unsigned k) {
     const unsigned d = k + 1;
     if (!e.absorbing_idle) return true;

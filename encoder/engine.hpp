@@ -76,8 +76,6 @@ class Engine {
 
   // --- state.cpp ---
   void make_initial_state();
-  /// `t` itself when it is a constant or a variable, else a fresh variable asserted equal.
-  Term define(Term t, const std::string& name);
   Sort sort_of(ir::Type t) const;
   Term zero(ir::Type t);
   /// Restricts a pointer input to the null object or an object pointers may designate.

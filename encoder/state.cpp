@@ -53,14 +53,6 @@ Term Engine::zero(ir::Type t) {
   return terms.mk_bv(sort_of(t).width, 0);
 }
 
-Term Engine::define(Term t, const std::string& name) {
-  static const bool fresh = std::getenv("SIREN_DEFINE") != nullptr;
-  if (!fresh || t->kind == solvers::Kind::Const || t->kind == solvers::Kind::Var) return t;
-  Term v = terms.mk_var(t->sort, name);
-  dp.assert_formula(terms.mk_eq(v, t));
-  return v;
-}
-
 void Engine::constrain_pointer_input(Term p) {
   std::vector<Term> options{terms.mk_eq(ptr_obj(p), obj_const(0))};
   for (ir::ObjectId o : pointees) options.push_back(terms.mk_eq(ptr_obj(p), obj_const(o)));

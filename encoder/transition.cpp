@@ -377,27 +377,25 @@ void Engine::add_transition(unsigned k) {
     for (auto it = w.rbegin(); it != w.rend(); ++it) r = terms.mk_ite(it->first, it->second, r);
     return r;
   };
-  const std::string ks = "@" + std::to_string(k + 1);
   State nx = s;
   for (std::size_t t = 0; t < n; ++t) {
-    const auto& th = tm.threads[t];
-    nx.pc[t] = define(fold(s.pc[t], pc_w[t]), th.name + ".pc" + ks);
-    if (!started_w[t].empty()) nx.started[t] = define(fold(s.started[t], started_w[t]), th.name + ".started" + ks);
-    if (!retval_w[t].empty()) nx.retval[t] = define(fold(s.retval[t], retval_w[t]), th.name + ".retval" + ks);
+    nx.pc[t] = fold(s.pc[t], pc_w[t]);
+    if (!started_w[t].empty()) nx.started[t] = fold(s.started[t], started_w[t]);
+    if (!retval_w[t].empty()) nx.retval[t] = fold(s.retval[t], retval_w[t]);
     for (std::size_t l = 0; l < lw[t].size(); ++l)
       if (!lw[t][l].empty())
-        nx.locals[t][l] = define(fold(s.locals[t][l], lw[t][l]), th.name + "." + th.locals[l].name + ks);
+        nx.locals[t][l] = fold(s.locals[t][l], lw[t][l]);
   }
   for (const auto& [key, w] : cw) {
     const auto o = static_cast<ir::ObjectId>(key >> 32);
     const auto c = static_cast<std::uint32_t>(key & 0xffffffffu);
-    nx.cells[o][c] = define(fold(s.cells[o][c], w), tm.objects[o].cells[c].name + ks);
+    nx.cells[o][c] = fold(s.cells[o][c], w);
   }
-  for (const auto& [o, w] : live_w) nx.live[o] = define(fold(s.live[o], w), tm.objects[o].name + ".live" + ks);
+  for (const auto& [o, w] : live_w) nx.live[o] = fold(s.live[o], w);
   for (const auto& [o, w] : alloc_w)
-    nx.allocated[o] = define(fold(s.allocated[o], w), tm.objects[o].name + ".allocated" + ks);
-  if (!atomic_w.empty()) nx.atomic = define(fold(s.atomic, atomic_w), "atomic" + ks);
-  if (!term_w.empty()) nx.terminated = define(fold(s.terminated, term_w), "terminated" + ks);
+    nx.allocated[o] = fold(s.allocated[o], w);
+  if (!atomic_w.empty()) nx.atomic = fold(s.atomic, atomic_w);
+  if (!term_w.empty()) nx.terminated = fold(s.terminated, term_w);
   states.push_back(std::move(nx));
 }
 

@@ -708,14 +708,21 @@ static int stack_owner(uintptr_t a) {
  * execution of the program let a thread touch another's stack, the prefix before the first
  * such access commutes into one this search explores, so a completed search saw none. */
 static int dfs_invisible(const struct event *e) {
-  if (e->kind != E_READ && e->kind != E_WRITE) return 0;
+  if (!is_access(e)) return 0;
   const int o = stack_owner(e->addr), o2 = stack_owner(e->addr + e->size - 1);
-  if (o < 0 || o2 != o || (dfs->shared_stacks >> o & 1)) return 0;
+  const int plain = e->kind == E_READ || e->kind == E_WRITE;
   /* SIREN_RT_TEST_BROKEN=3 (test only): every stack access private, whoever's stack it is. */
-  if (o == cur || cfg.test_broken == 3) return 1;
-  dfs->shared_stacks |= 1ULL << o; /* another thread's stack: shared from now on */
-  dfs->restart = 1;
-  finish("restart", "a thread accessed another thread's stack: the search starts again", e->pc, cur, 0, -1);
+  if (cfg.test_broken == 3) return plain && o >= 0 && o2 == o && !(dfs->shared_stacks >> o & 1);
+  /* Any access (also a read-modify-write, also one that is a scheduling point anyway) to a
+   * stack of another thread that is still taken as private makes it shared. */
+  for (int k = 0; k < 2; ++k) {
+    const int w = k ? o2 : o;
+    if (w < 0 || w == cur || (dfs->shared_stacks >> w & 1)) continue;
+    dfs->shared_stacks |= 1ULL << w;
+    dfs->restart = 1;
+    finish("restart", "a thread accessed another thread's stack: the search starts again", e->pc, cur, 0, -1);
+  }
+  return plain && o == cur && o2 == cur && !(dfs->shared_stacks >> cur & 1);
 }
 
 /* The slot of h in the visited states; *fresh: it was not there (now it is). */

@@ -379,6 +379,22 @@ TEST_CASE("native: dfs takes a stack as private until another thread touches it,
   }
 }
 
+TEST_CASE("native: dfs takes a stack as shared after another thread's atomic read-modify-write on it") {
+  // As kSharedStack, but the thread adds through the pointer with a GCC atomic: the access that
+  // shows the stack shared is a read-modify-write (a scheduling point of its own).
+  std::string text = kSharedStack;
+  const std::string plain = "*(int *)p = 1;";
+  text.replace(text.find(plain), plain.size(), "__atomic_fetch_add((int *)p, 1, __ATOMIC_SEQ_CST);");
+  Prog p("sharedstack_rmw", text);
+  REQUIRE(p.bin.ok);
+  Options o = opts(100'000);
+  o.strategy = "dfs";
+  const Summary s = run(p.bin, o);
+  REQUIRE(s.ok);
+  REQUIRE(s.failure);
+  CHECK(s.count(Outcome::Restart) == 1);
+}
+
 TEST_CASE("native: the deliberately broken dfs (every stack private, no restart) misses the bug") {
   ::setenv("SIREN_RT_TEST_BROKEN", "3", 1);
   Prog p("sharedstack", kSharedStack);
