@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <unistd.h>
 
@@ -111,6 +112,19 @@ Options opts(unsigned runs, bool races = false) {
   o.run_ms = 3000;
   o.timeout_s = 120;
   return o;
+}
+
+// A dfs search of b to the end (or its first violation), with or without snapshots.
+Summary dfs(const Binary& b, bool snapshots = true) {
+  Options o = opts(100'000);
+  o.strategy = "dfs";
+  o.snapshots = snapshots;
+  return run(b, o);
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 }  // namespace
@@ -362,16 +376,16 @@ TEST_CASE("native: dfs takes a stack as private until another thread touches it,
   REQUIRE(p.bin.ok);
   for (const bool snapshots : {true, false}) {
     CAPTURE(snapshots);
-    Options o = opts(100'000);
-    o.strategy = "dfs";
-    o.snapshots = snapshots;
-    const Summary s = run(p.bin, o);
+    const Summary s = dfs(p.bin, snapshots);
     REQUIRE(s.ok);
     REQUIRE(s.failure);
     CHECK(s.count(Outcome::Restart) == 1);
     CHECK(s.snapshots == snapshots);
     // The failing run's schedule carries the shared stack (thread 0's) and repeats the failure.
     CHECK(s.failure->schedule.rfind("s1:", 0) == 0);
+    Options o = opts(100'000);
+    o.strategy = "dfs";
+    o.snapshots = snapshots;
     o.schedule = s.failure->schedule;
     const Summary again = run(p.bin, o);
     REQUIRE(again.failure);
@@ -443,10 +457,7 @@ TEST_CASE("native: dfs keeps pthread keys, pthread_self and thread-local variabl
   REQUIRE(p.bin.ok);
   for (const bool snapshots : {true, false}) {
     CAPTURE(snapshots);
-    Options o = opts(100'000);
-    o.strategy = "dfs";
-    o.snapshots = snapshots;
-    const Summary s = run(p.bin, o);
+    const Summary s = dfs(p.bin, snapshots);
     REQUIRE(s.ok);
     CHECK_FALSE(s.failure);
     CHECK(s.exhausted);
@@ -531,35 +542,11 @@ TEST_CASE("native: dfs hashes the state the runtime keeps in the program's memor
   // The runtime writes the barrier's count itself, uninstrumented: when the state hash left it
   // out, states before and after an arrival were one, and the snapshot search pruned the run
   // that fails.
-  Prog p("barrier", R"(#include <pthread.h>
-#include <assert.h>
-pthread_barrier_t bar;
-int slot[2];
-void *worker(void *arg) {
-  slot[1] = 2;
-  int early = slot[0];
-  pthread_barrier_wait(&bar);
-  assert(early == 1);
-  return 0;
-}
-int main(void) {
-  pthread_t a;
-  pthread_barrier_init(&bar, 0, 2);
-  pthread_create(&a, 0, worker, 0);
-  slot[0] = 1;
-  pthread_barrier_wait(&bar);
-  assert(slot[1] == 2);
-  pthread_join(a, 0);
-  return 0;
-}
-)");
+  Prog p("barrier", read_text(std::string(SIREN_SOURCE_DIR) + "/tests/regression/barrier_read_too_early/main.c"));
   REQUIRE(p.bin.ok);
   for (const bool snapshots : {true, false}) {
     CAPTURE(snapshots);
-    Options o = opts(100'000);
-    o.strategy = "dfs";
-    o.snapshots = snapshots;
-    const Summary s = run(p.bin, o);
+    const Summary s = dfs(p.bin, snapshots);
     REQUIRE(s.ok);
     REQUIRE(s.failure);
     CHECK(s.failure->message.find("early == 1") != std::string::npos);
