@@ -1444,20 +1444,22 @@ static void run_key_destructors(int me) {
       }
 }
 
-static void uthread_entry(int me) {
-  void *r = T[me].fn(T[me].arg);
-  T[me].retval = r;
+/* A created thread's life: its start routine, then its end. */
+static void run_thread(int me) {
+  T[me].retval = T[me].fn(T[me].arg);
   run_key_destructors(me);
-  thread_ended(me); /* does not come back */
+  thread_ended(me);
+}
+
+static void uthread_entry(int me) {
+  run_thread(me); /* thread_ended does not come back to a uthread */
   _exit(73);
 }
 
 static void *trampoline(void *p) {
   int me = (int)(intptr_t)p;
   while (sem_wait(&T[me].sem) != 0) {}
-  void *r = T[me].fn(T[me].arg);
-  T[me].retval = r;
-  thread_ended(me);
+  run_thread(me);
   return 0;
 }
 
@@ -1799,6 +1801,12 @@ static int program_has_tls(void) {
   return found;
 }
 
+/* Snapshots: a process of the search killed without a word (SIGKILL) counts as a crash. */
+static void count_killed(void) {
+  ++dfs->leaves;
+  ++dfs->counts[5]; /* quiet_outcomes[5], "crash" */
+}
+
 /* Snapshots: reaps the processes of the search that ended (orphaned backups come to the fork
  * server, a subreaper); 1 if the root was among them (its status in *root_status). A process
  * killed without a word (SIGKILL) counts as a crash. */
@@ -1810,8 +1818,7 @@ static int reap_search(pid_t root, int *root_status) {
       *root_status = st;
       got_root = 1;
     } else if (WIFSIGNALED(st)) {
-      ++dfs->leaves;
-      ++dfs->counts[5];
+      count_killed();
     }
   }
   return got_root;
@@ -1931,10 +1938,7 @@ __attribute__((constructor(101))) static void siren_rt_init(void) {
     if (snapshots) reap_search(pid, &status);
     ++done;
     if (got == 0 && snapshots) {
-      if (WIFSIGNALED(status)) { /* the root of the search, killed without a word */
-        ++dfs->leaves;
-        ++dfs->counts[5];
-      }
+      if (WIFSIGNALED(status)) count_killed(); /* the root of the search */
     } else if (got == 0 && cfg.strategy == S_DFS) {
       ++quiet_counts[WIFSIGNALED(status) ? 5 : 0];
     } else if (got == 0) { /* the child died without a word (e.g. SIGKILL, or _exit in the program) */
