@@ -17,10 +17,7 @@
 #include "encoder/bmc.hpp"
 
 #include "encoder/engine.hpp"
-#include "ir/search.hpp"
 #include "solvers/factory.hpp"
-
-#include <sys/resource.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -30,27 +27,6 @@
 #include <optional>
 
 namespace siren::encoder {
-
-const char* verdict_name(Verdict v) {
-  switch (v) {
-    case Verdict::Unsafe: return "UNSAFE";
-    case Verdict::Safe: return "SAFE";
-    case Verdict::SafeUpToBound: return "SAFE_UP_TO_BOUND";
-    case Verdict::Unknown: return "UNKNOWN";
-  }
-  return "UNKNOWN";
-}
-
-double peak_rss_mb() {
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  return static_cast<double>(ru.ru_maxrss) / 1024.0;
-}
-
-bool thread_limit_reached(const CheckResult& r) {
-  return r.verdict == Verdict::Unknown && !r.internal_error && r.reason.rfind("modelling limit reached at ", 0) == 0 &&
-         r.reason.find(": threads: ") != std::string::npos;
-}
 
 namespace {
 
@@ -299,71 +275,6 @@ void count_schedules(const ir::ThreadModel& tm, const CheckOptions& options, sol
 
 }  // namespace
 
-bool check_explicit(const ir::ThreadModel& tm, const CheckOptions& options, CheckResult& res) {
-  using clock = std::chrono::steady_clock;
-  const auto start = clock::now();
-  const bool only = options.engine == "explicit";
-  ir::SearchOptions so;
-  so.max_memory_mb = options.explicit_memory_mb;
-  auto share = [&](double f) {
-    return start + std::chrono::duration_cast<clock::duration>((*options.deadline - start) * f);
-  };
-  if (options.deadline) {
-    so.deadline = only ? *options.deadline : share(options.explicit_share);
-    if (!only) so.restricted_deadline = share(options.explicit_share_restricted);
-  }
-  const ir::SearchResult sr = ir::search(tm, so);
-  res.stats.states = sr.states;
-  res.stats.explicit_seconds = std::chrono::duration<double>(clock::now() - start).count();
-  res.engine = "explicit";
-  switch (sr.verdict) {
-    case ir::SearchVerdict::Unsafe:
-      replay_trace(tm, sr.error_initial_nondet, sr.error_trace, res);
-      return true;
-    case ir::SearchVerdict::Safe:
-      res.verdict = Verdict::Safe;
-      res.bound = 0;
-      return true;
-    case ir::SearchVerdict::Unknown:
-      break;
-  }
-  res.verdict = Verdict::Unknown;
-  res.reason = sr.reason;
-  // A MemSafety / Limit error is reachable (found by execution, so real): the answer cannot be
-  // SAFE any more, only UNSAFE if some other execution violates the property. The search looked
-  // for that in its (shortened) budget; the user gets the limit now instead of after the whole
-  // timeout, with what to change (e.g. --threads).
-  if (sr.other_error) {
-    res.reason = *sr.other_error + (sr.exhausted ? "" : "; no property violation among the " +
-                                                            std::to_string(sr.states) + " states explored");
-    return true;
-  }
-  if (only) return true;
-  res.engine = "bmc";
-  res.reason.clear();
-  return false;
-}
-
-const std::vector<std::string>& engine_names() {
-  static const std::vector<std::string> names{"auto", "bmc", "explicit"};
-  return names;
-}
-
-CheckResult check(const ir::ThreadModel& tm, const CheckOptions& options) {
-  const auto start = std::chrono::steady_clock::now();
-  CheckResult res;
-  try {
-    const bool done = options.engine != "bmc" && !options.count_schedules && check_explicit(tm, options, res);
-    if (!done) run(tm, options, res);
-  } catch (const std::bad_alloc&) {
-    res.verdict = Verdict::Unknown;
-    res.trace.clear();
-    res.reason = "memory limit";
-  }
-  res.stats.total_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  res.stats.peak_rss_mb = peak_rss_mb();
-  return res;
-}
+void run_bmc(const ir::ThreadModel& tm, const CheckOptions& options, CheckResult& res) { run(tm, options, res); }
 
 }  // namespace siren::encoder

@@ -136,17 +136,4 @@ class Engine {
 
 unsigned bits_for(std::uint64_t max_value);
 
-/// Replays `schedule` (error step last) from the initial state with `initial` nondet cell
-/// values through ir::replay and fills `result` with the trace rows and UNSAFE, or with an
-/// internal error when the replay does not end in a Property violation at the last step.
-void replay_trace(const ir::ThreadModel& tm, const std::vector<ir::Value>& initial,
-                  const std::vector<ir::Step>& schedule, CheckResult& result);
-
-/// The trace row of step number `step_no` (1-based): `step` took `before` to `after` with
-/// result `r`. Values are those that changed; `started_thread` is set when the step started a
-/// thread (ThreadCreate).
-TraceRow make_trace_row(const ir::ThreadModel& tm, const ir::Interpreter& interp, unsigned step_no,
-                        const ir::Step& step, const ir::StepResult& r, const ir::State& before,
-                        const ir::State& after);
-
 }  // namespace siren::encoder

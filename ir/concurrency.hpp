@@ -1,7 +1,7 @@
 // Static facts about which instructions of two threads can run concurrently: must-locksets
 // (the mutexes held on every path to an instruction) and create/join order (a thread not yet
 // created, or already joined, by its parent). Used by the triage's candidate pairs
-// (encoder/triage.cpp) and by the transaction graph, whose transactions run through accesses
+// (race/triage.cpp) and by the transaction graph, whose transactions run through accesses
 // that no conflicting access of another thread can run beside (invariants/transaction_graph.cpp).
 #pragma once
 

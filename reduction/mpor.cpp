@@ -27,7 +27,7 @@
 // first location). A block that never closes (the bound, a deadlock, an error) is never
 // checked: every execution that ends inside a block is admitted after any admitted prefix.
 // Between transitions `atomic` is always 0, so its accesses are no dependence and are left
-// out (the explorer's Mazurkiewicz classes use the same transitions, ir/explorer.cpp).
+// out (the explorer's Mazurkiewicz classes use the same transitions, explicit/explorer.cpp).
 // Pointer accesses of a block's earlier steps are kept as wildcards (any cell / any object of
 // their class): coarser than per-address slots, hence sound.
 #include "reduction/mpor.hpp"

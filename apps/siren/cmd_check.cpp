@@ -1,11 +1,11 @@
 // `siren check FILE.c`: bounded assertion checking with the interleaved BMC encoder
-// (encoder/bmc.hpp). Prints the verdict (DESIGN.md Part A) and, for UNSAFE, the replayed
+// (check/check.hpp). Prints the verdict (DESIGN.md Part A) and, for UNSAFE, the replayed
 // counterexample; --json prints one object. Exit codes: apps/siren/commands.hpp.
 #include "apps/siren/commands.hpp"
 #include "apps/siren/model_options.hpp"
 #include "apps/siren/trace_output.hpp"
-#include "encoder/bmc.hpp"
-#include "encoder/race.hpp"
+#include "check/check.hpp"
+#include "race/race.hpp"
 #include "ir/thread_model.hpp"
 #include "reduction/scheduler_constraints.hpp"
 
@@ -54,38 +54,38 @@ struct CheckArgs {
 // while time is left, up to this many threads.
 constexpr unsigned kMaxAutoThreads = 32;
 
-std::string verdict_line(const encoder::CheckResult& r) {
+std::string verdict_line(const check::CheckResult& r) {
   switch (r.verdict) {
-    case encoder::Verdict::Unsafe: return "VERIFICATION RESULT: UNSAFE";
-    case encoder::Verdict::Safe:
+    case check::Verdict::Unsafe: return "VERIFICATION RESULT: UNSAFE";
+    case check::Verdict::Safe:
       if (r.engine == "explicit")
         return fmt::format("VERIFICATION RESULT: SAFE (explicit-state search: all {} reachable states visited)",
                            r.stats.states);
       return fmt::format("VERIFICATION RESULT: SAFE (every execution ends within {} steps)", r.bound);
-    case encoder::Verdict::SafeUpToBound:
+    case check::Verdict::SafeUpToBound:
       return fmt::format(
           "VERIFICATION RESULT: SAFE up to bound {} (no violation in executions of at most {} steps; "
           "not a proof)",
           r.bound, r.bound);
-    case encoder::Verdict::Unknown: return "VERIFICATION RESULT: UNKNOWN: " + r.reason;
+    case check::Verdict::Unknown: return "VERIFICATION RESULT: UNKNOWN: " + r.reason;
   }
   return "";
 }
 
-void print_text(const encoder::CheckResult& r) {
+void print_text(const check::CheckResult& r) {
   if (r.schedules) {
     std::printf("schedules: %llu\n", static_cast<unsigned long long>(*r.schedules));
     return;
   }
   std::printf("%s\n", verdict_line(r).c_str());
-  if (r.verdict != encoder::Verdict::Unsafe) return;
+  if (r.verdict != check::Verdict::Unsafe) return;
   std::printf("Counterexample (%zu steps):\n", r.trace.size());
   print_trace_table(r.trace);
 }
 
-void print_json(const encoder::CheckResult& r, const std::vector<std::string>& warnings) {
+void print_json(const check::CheckResult& r, const std::vector<std::string>& warnings) {
   nlohmann::ordered_json j;
-  j["verdict"] = encoder::verdict_name(r.verdict);
+  j["verdict"] = check::verdict_name(r.verdict);
   j["bound"] = r.bound;
   j["reason"] = r.reason;
   j["warnings"] = warnings;  // the model's assumptions (front end), also printed on stderr
@@ -112,7 +112,7 @@ void print_json(const encoder::CheckResult& r, const std::vector<std::string>& w
 // which the parent returns. No definite answer: an internal error is preferred over UNKNOWN
 // (bugs stay visible); a child that died without answering counts as UNKNOWN.
 template <class Report>
-int run_portfolio(const ir::ThreadModel& tm, const encoder::CheckOptions& co,
+int run_portfolio(const ir::ThreadModel& tm, const check::CheckOptions& co,
                   std::chrono::steady_clock::time_point start, Report& report) {
   static const char* const kBackends[2] = {"cadical", "z3"};
   struct Kid {
@@ -135,21 +135,21 @@ int run_portfolio(const ir::ThreadModel& tm, const encoder::CheckOptions& co,
         close(kids[j].up);
         close(kids[j].down);
       }
-      encoder::CheckResult r;
+      check::CheckResult r;
       try {
-        encoder::CheckOptions mine = co;
+        check::CheckOptions mine = co;
         mine.solver = kBackends[i];
-        r = encoder::check(tm, mine);
+        r = check::check(tm, mine);
       } catch (const std::bad_alloc&) {
         r = {};
-        r.verdict = encoder::Verdict::Unknown;
+        r.verdict = check::Verdict::Unknown;
         r.reason = "memory limit";
       }
       r.stats.total_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       char code = r.internal_error ? 'E'
-                  : r.verdict == encoder::Verdict::Unsafe ? 'U'
-                  : r.verdict == encoder::Verdict::Safe ? 'S'
-                  : r.verdict == encoder::Verdict::SafeUpToBound ? 'B'
+                  : r.verdict == check::Verdict::Unsafe ? 'U'
+                  : r.verdict == check::Verdict::Safe ? 'S'
+                  : r.verdict == check::Verdict::SafeUpToBound ? 'B'
                                                                  : '?';
       char go = 0;
       if (write(up[1], &code, 1) == 1 && read(down[0], &go, 1) == 1 && go == 'p') {
@@ -207,8 +207,8 @@ int run_portfolio(const ir::ThreadModel& tm, const encoder::CheckOptions& co,
     if (i == winner) code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   }
   if (code >= 0) return code;
-  encoder::CheckResult r;  // both children died, or the winner did while printing
-  r.verdict = encoder::Verdict::Unknown;
+  check::CheckResult r;  // both children died, or the winner did while printing
+  r.verdict = check::Verdict::Unknown;
   r.reason = "portfolio: the solver processes ended without an answer";
   return report(r);
 }
@@ -222,9 +222,9 @@ std::string base_name(const std::string& path) {
 
 /// Parses "thread:file:line,thread:done,..." against the thread model; on failure returns
 /// nullopt with `error` set.
-std::optional<std::vector<encoder::ControlTarget>> parse_reach(const ir::ThreadModel& tm, const std::string& spec,
+std::optional<std::vector<race::ControlTarget>> parse_reach(const ir::ThreadModel& tm, const std::string& spec,
                                                                std::string& error) {
-  std::vector<encoder::ControlTarget> out;
+  std::vector<race::ControlTarget> out;
   std::size_t from = 0;
   while (from <= spec.size()) {
     const std::size_t comma = std::min(spec.find(',', from), spec.size());
@@ -236,7 +236,7 @@ std::optional<std::vector<encoder::ControlTarget>> parse_reach(const ir::ThreadM
       return std::nullopt;
     }
     const std::string thread = item.substr(0, colon), where = item.substr(colon + 1);
-    encoder::ControlTarget target;
+    race::ControlTarget target;
     const auto it = std::find_if(tm.threads.begin(), tm.threads.end(), [&](const ir::ThreadCode& t) { return t.name == thread; });
     if (it == tm.threads.end()) {
       std::string names;
@@ -245,7 +245,7 @@ std::optional<std::vector<encoder::ControlTarget>> parse_reach(const ir::ThreadM
       return std::nullopt;
     }
     target.thread = static_cast<ir::ThreadId>(it - tm.threads.begin());
-    if (std::any_of(out.begin(), out.end(), [&](const encoder::ControlTarget& c) { return c.thread == target.thread; })) {
+    if (std::any_of(out.begin(), out.end(), [&](const race::ControlTarget& c) { return c.thread == target.thread; })) {
       error = "thread '" + thread + "' is named twice";
       return std::nullopt;
     }
@@ -277,7 +277,7 @@ std::optional<std::vector<encoder::ControlTarget>> parse_reach(const ir::ThreadM
   return out;
 }
 
-int run_reach(const ir::ThreadModel& tm, const CheckArgs& a, const encoder::CheckOptions& co,
+int run_reach(const ir::ThreadModel& tm, const CheckArgs& a, const check::CheckOptions& co,
               std::chrono::steady_clock::time_point start) {
   std::string error;
   const auto targets = parse_reach(tm, a.reach, error);
@@ -285,15 +285,15 @@ int run_reach(const ir::ThreadModel& tm, const CheckArgs& a, const encoder::Chec
     std::fprintf(stderr, "siren: --reach: %s\n", error.c_str());
     return kExitUsage;
   }
-  encoder::CheckStats stats;
-  const encoder::RaceAnswer r = encoder::check_reach(tm, co, *targets, &stats);
+  check::CheckStats stats;
+  const race::RaceAnswer r = race::check_reach(tm, co, *targets, &stats);
   stats.total_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const char* verdict = "UNKNOWN";
   switch (r.verdict) {
-    case encoder::Verdict::Unsafe: verdict = "REACHABLE"; break;
-    case encoder::Verdict::Safe: verdict = "UNREACHABLE"; break;
-    case encoder::Verdict::SafeUpToBound: verdict = "UNREACHABLE_UP_TO_BOUND"; break;
-    case encoder::Verdict::Unknown: break;
+    case check::Verdict::Unsafe: verdict = "REACHABLE"; break;
+    case check::Verdict::Safe: verdict = "UNREACHABLE"; break;
+    case check::Verdict::SafeUpToBound: verdict = "UNREACHABLE_UP_TO_BOUND"; break;
+    case check::Verdict::Unknown: break;
   }
   if (r.internal_error) std::fprintf(stderr, "siren: %s\n", r.reason.c_str());
   if (a.json) {
@@ -310,19 +310,19 @@ int run_reach(const ir::ThreadModel& tm, const CheckArgs& a, const encoder::Chec
     std::printf("%s\n", j.dump(2).c_str());
   } else if (!r.internal_error) {
     switch (r.verdict) {
-      case encoder::Verdict::Unsafe:
+      case check::Verdict::Unsafe:
         std::printf("VERIFICATION RESULT: REACHABLE (%s)\n", a.reach.c_str());
         std::printf("Schedule to the control state (%zu steps, replayed):\n", r.trace.size());
         print_trace_table(r.trace);
         break;
-      case encoder::Verdict::Safe:
+      case check::Verdict::Safe:
         std::printf("VERIFICATION RESULT: UNREACHABLE (every execution ends within %u steps)\n", r.bound);
         break;
-      case encoder::Verdict::SafeUpToBound:
+      case check::Verdict::SafeUpToBound:
         std::printf("VERIFICATION RESULT: UNREACHABLE up to bound %u (not in executions of at most %u steps; "
                     "not a proof)\n", r.bound, r.bound);
         break;
-      case encoder::Verdict::Unknown: std::printf("VERIFICATION RESULT: UNKNOWN: %s\n", r.reason.c_str()); break;
+      case check::Verdict::Unknown: std::printf("VERIFICATION RESULT: UNKNOWN: %s\n", r.reason.c_str()); break;
     }
   }
   return verdict_exit_code(r.verdict, r.internal_error);
@@ -330,9 +330,9 @@ int run_reach(const ir::ThreadModel& tm, const CheckArgs& a, const encoder::Chec
 
 int run_check(const CheckArgs& a) {
   const auto start = std::chrono::steady_clock::now();
-  encoder::CheckResult result;
+  check::CheckResult result;
   std::vector<std::string> warnings;
-  auto report = [&](const encoder::CheckResult& r) {
+  auto report = [&](const check::CheckResult& r) {
     if (r.internal_error) std::fprintf(stderr, "siren: %s\n", r.reason.c_str());
     if (a.json) print_json(r, warnings);
     else if (!r.internal_error) print_text(r);
@@ -343,16 +343,16 @@ int run_check(const CheckArgs& a) {
     if (lm.input_error) return lm.input_error;
     warnings = lm.warnings;
     if (!lm.tm) {
-      result.verdict = encoder::Verdict::Unknown;
+      result.verdict = check::Verdict::Unknown;
       result.internal_error = lm.internal_error;
       result.reason = lm.unknown.value_or(a.file + ": unsupported construct");
       result.stats.total_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      result.stats.peak_rss_mb = encoder::peak_rss_mb();
+      result.stats.peak_rss_mb = check::peak_rss_mb();
       return report(result);
     }
     const ir::ThreadModel& tm = *lm.tm;
 
-    encoder::CheckOptions co;
+    check::CheckOptions co;
     co.bound = a.bound;
     co.reduction = a.reduction;
     co.solver = a.solver;
@@ -375,34 +375,34 @@ int run_check(const CheckArgs& a) {
     if (a.solver == "portfolio") {
       // The explicit search runs once, here; the two solver processes then run BMC only.
       if (co.engine != "bmc" && !co.count_schedules) {
-        if (encoder::check_explicit(tm, co, result)) {
+        if (check::check_explicit(tm, co, result)) {
           result.stats.total_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-          result.stats.peak_rss_mb = encoder::peak_rss_mb();
+          result.stats.peak_rss_mb = check::peak_rss_mb();
           return report(result);
         }
         co.engine = "bmc";
       }
       return run_portfolio(tm, co, start, report);
     }
-    result = encoder::check(tm, co);
+    result = check::check(tm, co);
     // A program whose create sites run more often than --threads allows ends UNKNOWN at the
     // limit. Unless --threads was given, try again with twice the limit while time is left: a
     // violation found with more threads is real (and replayed), and SAFE still needs the limit
     // to be unreachable.
     for (unsigned threads = a.front.threads * 2; !a.threads_given && threads <= kMaxAutoThreads &&
-                                                 encoder::thread_limit_reached(result) &&
+                                                 check::thread_limit_reached(result) &&
                                                  !(co.deadline && std::chrono::steady_clock::now() >= *co.deadline);
          threads *= 2) {
       FrontArgs more = a.front;
       more.threads = threads;
       LoadedModel again = load_model(a.file, more);
       if (!again.tm) break;
-      result = encoder::check(*again.tm, co);
+      result = check::check(*again.tm, co);
     }
     result.stats.total_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   } catch (const std::bad_alloc&) {
     result = {};
-    result.verdict = encoder::Verdict::Unknown;
+    result.verdict = check::Verdict::Unknown;
     result.reason = "memory limit";
   }
   return report(result);
@@ -438,7 +438,7 @@ void add_check_command(CLI::App& app, int& exit_code) {
                   "SAFE when every reachable state is visited, UNSAFE with a trace), then interleaved BMC with the "
                   "rest; bmc: BMC only; "
                   "explicit: explicit-state search only")
-      ->check(CLI::IsMember(encoder::engine_names()));
+      ->check(CLI::IsMember(check::engine_names()));
   cmd->add_flag("--count-schedules", args->count_schedules,
                 "Instead of checking: count the complete schedules (up to the bound) the encoded scheduler "
                 "admits under the reduction, by enumeration (small programs without nondet only); --json adds "

@@ -1,10 +1,10 @@
 // `siren explore FILE.c`: explicit-state exploration of the thread model with the concrete
-// interpreter (ir/explorer.hpp), independent of the encoder and the solvers. Prints the
+// interpreter (explicit/explorer.hpp), independent of the encoder and the solvers. Prints the
 // verdict, the number of reachable global states, the reachable control states, the number of
 // complete schedules and of Mazurkiewicz classes; --json prints one object.
 #include "apps/siren/commands.hpp"
 #include "apps/siren/model_options.hpp"
-#include "ir/explorer.hpp"
+#include "explicit/explorer.hpp"
 #include "ir/thread_model.hpp"
 
 #include <cstdio>
@@ -42,12 +42,12 @@ bool parse_range(const std::string& s, std::int64_t& lo, std::int64_t& hi) {
   }
 }
 
-int exit_code_of(ir::ExploreVerdict v) {
+int exit_code_of(explicit_state::ExploreVerdict v) {
   switch (v) {
-    case ir::ExploreVerdict::Unsafe: return kExitUnsafe;
-    case ir::ExploreVerdict::Safe:
-    case ir::ExploreVerdict::SafeUpToBound: return kExitSafe;
-    case ir::ExploreVerdict::Unknown: return kExitUnknown;
+    case explicit_state::ExploreVerdict::Unsafe: return kExitUnsafe;
+    case explicit_state::ExploreVerdict::Safe:
+    case explicit_state::ExploreVerdict::SafeUpToBound: return kExitSafe;
+    case explicit_state::ExploreVerdict::Unknown: return kExitUnknown;
   }
   return kExitInternal;
 }
@@ -66,7 +66,7 @@ struct TraceLine {
   std::string thread, where, text, nondet;
 };
 
-std::vector<TraceLine> trace_lines(const ir::ThreadModel& tm, const ir::ExploreResult& r) {
+std::vector<TraceLine> trace_lines(const ir::ThreadModel& tm, const explicit_state::ExploreResult& r) {
   std::vector<TraceLine> out;
   ir::Interpreter in(tm);
   ir::State s = in.initial_state(r.error_initial_nondet);
@@ -91,7 +91,7 @@ std::vector<TraceLine> trace_lines(const ir::ThreadModel& tm, const ir::ExploreR
 }
 
 int run_explore(const ExploreArgs& a) {
-  ir::ExploreOptions eo;
+  explicit_state::ExploreOptions eo;
   if (!parse_range(a.nondet_range, eo.nondet_min, eo.nondet_max)) {
     std::fprintf(stderr, "siren: --nondet-range expects LO..HI with at most 1001 values, got '%s'\n", a.nondet_range.c_str());
     return kExitUsage;
@@ -113,7 +113,7 @@ int run_explore(const ExploreArgs& a) {
     return kExitUnknown;
   }
   const ir::ThreadModel& tm = *lm.tm;
-  const ir::ExploreResult r = ir::explore(tm, eo);
+  const explicit_state::ExploreResult r = explicit_state::explore(tm, eo);
 
   // Printed as thread:file:line: distinct pc tuples may print alike; the list is deduplicated,
   // the count is of pc tuples.
@@ -121,7 +121,7 @@ int run_explore(const ExploreArgs& a) {
   {
     std::set<std::string> seen;
     for (const auto& cs : r.control_states) {
-      std::string line = ir::format_control_state(tm, cs);
+      std::string line = explicit_state::format_control_state(tm, cs);
       if (seen.insert(line).second) controls.push_back(std::move(line));
     }
   }
@@ -129,7 +129,7 @@ int run_explore(const ExploreArgs& a) {
 
   if (a.json) {
     nlohmann::json j;
-    j["verdict"] = ir::explore_verdict_name(r.verdict);
+    j["verdict"] = explicit_state::explore_verdict_name(r.verdict);
     if (!r.reason.empty()) j["reason"] = r.reason;
     j["bound"] = a.bound;
     j["states"] = r.states;
@@ -173,12 +173,12 @@ int run_explore(const ExploreArgs& a) {
   }
 
   switch (r.verdict) {
-    case ir::ExploreVerdict::Unsafe: std::printf("VERIFICATION RESULT: UNSAFE\n"); break;
-    case ir::ExploreVerdict::Safe: std::printf("VERIFICATION RESULT: SAFE\n"); break;
-    case ir::ExploreVerdict::SafeUpToBound:
+    case explicit_state::ExploreVerdict::Unsafe: std::printf("VERIFICATION RESULT: UNSAFE\n"); break;
+    case explicit_state::ExploreVerdict::Safe: std::printf("VERIFICATION RESULT: SAFE\n"); break;
+    case explicit_state::ExploreVerdict::SafeUpToBound:
       std::printf("VERIFICATION RESULT: SAFE up to bound %zu (not a proof)\n", a.bound);
       break;
-    case ir::ExploreVerdict::Unknown: std::printf("VERIFICATION RESULT: UNKNOWN: %s\n", r.reason.c_str()); break;
+    case explicit_state::ExploreVerdict::Unknown: std::printf("VERIFICATION RESULT: UNKNOWN: %s\n", r.reason.c_str()); break;
   }
   if (r.error_kind) {
     std::printf("error (%s): %s at %s\n", kind_name(*r.error_kind), r.error_message.c_str(), tm.where(r.error_loc).c_str());

@@ -1,10 +1,10 @@
 // `siren race FILE.c`: data-race checking, SV-COMP `no-data-race` (DESIGN.md §B7) with the
-// interleaved BMC (encoder/race.hpp). A race is printed with both accesses and the schedule
+// interleaved BMC (race/race.hpp). A race is printed with both accesses and the schedule
 // leading to the racy state (replayed by the interpreter), exit 10; otherwise SAFE / SAFE up to
 // bound K / UNKNOWN as for `check`. --json, --sarif FILE, --witness FILE (GraphML).
 #include "apps/siren/commands.hpp"
 #include "apps/siren/race_common.hpp"
-#include "encoder/race.hpp"
+#include "race/race.hpp"
 
 #include <fmt/format.h>
 
@@ -31,22 +31,22 @@ struct RaceArgs {
   std::string sarif, witness;
 };
 
-std::string verdict_line(const encoder::RaceAnswer& r) {
+std::string verdict_line(const race::RaceAnswer& r) {
   switch (r.verdict) {
-    case encoder::Verdict::Unsafe: return "VERIFICATION RESULT: UNSAFE (data race)";
-    case encoder::Verdict::Safe: return "VERIFICATION RESULT: SAFE (no data race)";
-    case encoder::Verdict::SafeUpToBound:
+    case check::Verdict::Unsafe: return "VERIFICATION RESULT: UNSAFE (data race)";
+    case check::Verdict::Safe: return "VERIFICATION RESULT: SAFE (no data race)";
+    case check::Verdict::SafeUpToBound:
       return fmt::format("VERIFICATION RESULT: SAFE up to bound {} (no data race in executions of at most {} steps; "
                          "not a proof)", r.bound, r.bound);
-    case encoder::Verdict::Unknown: return "VERIFICATION RESULT: UNKNOWN: " + r.reason;
+    case check::Verdict::Unknown: return "VERIFICATION RESULT: UNKNOWN: " + r.reason;
   }
   return "";
 }
 
-void print_text(const encoder::RaceAnswer& r) {
+void print_text(const race::RaceAnswer& r) {
   std::printf("%s\n", verdict_line(r).c_str());
-  if (r.verdict != encoder::Verdict::Unsafe) return;
-  auto side = [](const char* label, const encoder::RaceEnd& e) {
+  if (r.verdict != check::Verdict::Unsafe) return;
+  auto side = [](const char* label, const race::RaceEnd& e) {
     std::printf("  %s %-12s %s:%u:%u  %-5s %s   [%s]\n", label, e.thread_name.c_str(), e.file.c_str(), e.line,
                 e.column, e.write ? "write" : "read", e.variable.c_str(), e.stmt.c_str());
   };
@@ -57,13 +57,13 @@ void print_text(const encoder::RaceAnswer& r) {
   print_trace_table(r.trace);
 }
 
-void print_json(const encoder::RaceAnswer& r, const encoder::CheckStats& st) {
+void print_json(const race::RaceAnswer& r, const check::CheckStats& st) {
   nlohmann::ordered_json j;
-  j["verdict"] = encoder::verdict_name(r.verdict);
+  j["verdict"] = check::verdict_name(r.verdict);
   j["bound"] = r.bound;
   j["reason"] = r.reason;
   j["trace"] = trace_json(r.trace);
-  if (r.verdict == encoder::Verdict::Unsafe)
+  if (r.verdict == check::Verdict::Unsafe)
     j["race"] = {{"first", race_end_json(r.first)}, {"second", race_end_json(r.second)}};
   j["stats"] = {{"frames", st.frames},
                 {"vars", st.vars},
@@ -76,41 +76,41 @@ void print_json(const encoder::RaceAnswer& r, const encoder::CheckStats& st) {
 
 int run_race(const RaceArgs& a) {
   const auto start = std::chrono::steady_clock::now();
-  encoder::RaceAnswer result;
-  encoder::CheckStats stats;
+  race::RaceAnswer result;
+  check::CheckStats stats;
   std::optional<ir::ThreadModel> tm;
   try {
     LoadedModel lm = load_model(a.file, a.front);
     if (lm.input_error) return lm.input_error;
     if (lm.unknown) {
-      result.verdict = encoder::Verdict::Unknown;
+      result.verdict = check::Verdict::Unknown;
       result.reason = *lm.unknown;
       result.internal_error = lm.internal_error;
     } else {
       tm = std::move(lm.tm);
-      encoder::CheckOptions co;
+      check::CheckOptions co;
       co.bound = a.bound;
       co.reduction = a.reduction;
       co.solver = a.solver;
       if (a.timeout > 0)
         co.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                   std::chrono::duration<double>(a.timeout));
-      result = encoder::check_race(*tm, co, &stats);
+      result = race::check_race(*tm, co, &stats);
     }
   } catch (const std::bad_alloc&) {
     result = {};
-    result.verdict = encoder::Verdict::Unknown;
+    result.verdict = check::Verdict::Unknown;
     result.reason = "memory limit";
   }
   stats.total_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  stats.peak_rss_mb = encoder::peak_rss_mb();
+  stats.peak_rss_mb = check::peak_rss_mb();
   if (result.internal_error) std::fprintf(stderr, "siren: %s\n", result.reason.c_str());
   if (a.json) print_json(result, stats);
   else if (!result.internal_error) print_text(result);
 
   if (!a.sarif.empty()) {
     auto results = nlohmann::ordered_json::array();
-    if (result.verdict == encoder::Verdict::Unsafe) {
+    if (result.verdict == check::Verdict::Unsafe) {
       const auto& f = result.first;
       const auto& s = result.second;
       results.push_back(sarif_result(
@@ -126,7 +126,7 @@ int run_race(const RaceArgs& a) {
       return kExitInputError;
     }
   }
-  if (!a.witness.empty() && result.verdict == encoder::Verdict::Unsafe && tm) {
+  if (!a.witness.empty() && result.verdict == check::Verdict::Unsafe && tm) {
     if (!write_file_atomically(a.witness, race_witness_graphml(a.file, result))) {
       std::fprintf(stderr, "siren: cannot write %s\n", a.witness.c_str());
       return kExitInputError;

@@ -1,5 +1,5 @@
 // `siren triage [WARNINGS] --program FILE.c [--out results.jsonl] [--jobs N]`: batch triage of
-// static race warnings (DESIGN.md §B7, Part C "Triage amortisation"; encoder/triage.hpp).
+// static race warnings (DESIGN.md §B7, Part C "Triage amortisation"; race/triage.hpp).
 //
 // One JSON line per warning {"id", "first", "second", "verdict", "bound", "seconds",
 // "witness", "reason"}, written as each warning is answered. Each worker process (--jobs N,
@@ -13,7 +13,7 @@
 // same output; workers die with the parent (PR_SET_PDEATHSIG), so a killed run leaves no writer.
 #include "apps/siren/commands.hpp"
 #include "apps/siren/race_common.hpp"
-#include "encoder/triage.hpp"
+#include "race/triage.hpp"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -55,7 +55,7 @@ struct TriageArgs {
   std::string reduction = "none";
 };
 
-nlohmann::ordered_json loc_json(const encoder::SrcLoc& l) {
+nlohmann::ordered_json loc_json(const race::SrcLoc& l) {
   return {{"file", l.file}, {"line", l.line}, {"column", l.column}};
 }
 
@@ -107,7 +107,7 @@ Existing read_existing(const std::string& path) {
   return ex;
 }
 
-std::string answer_line(const encoder::Warning& w, const std::string& verdict, unsigned bound, double seconds,
+std::string answer_line(const race::Warning& w, const std::string& verdict, unsigned bound, double seconds,
                         const nlohmann::ordered_json& witness, const std::string& reason) {
   nlohmann::ordered_json j;
   j["id"] = w.id;
@@ -123,9 +123,9 @@ std::string answer_line(const encoder::Warning& w, const std::string& verdict, u
 
 // The worker: answers `ws` over one encoding, appending lines to `fd`; one byte per answer to
 // `progress_fd` (if >= 0).
-void work(const ir::ThreadModel& tm, const std::vector<encoder::Warning>& ws, const TriageArgs& a, int fd,
+void work(const ir::ThreadModel& tm, const std::vector<race::Warning>& ws, const TriageArgs& a, int fd,
           int progress_fd, std::chrono::steady_clock::time_point start) {
-  std::vector<encoder::RaceQuery> queries;
+  std::vector<race::RaceQuery> queries;
   std::vector<std::size_t> query_of;  // queries[i] answers ws[query_of[i]]
   auto emit = [&](const std::string& line) {
     if (!write_all(fd, line)) {
@@ -139,7 +139,7 @@ void work(const ir::ThreadModel& tm, const std::vector<encoder::Warning>& ws, co
     }
   };
   for (std::size_t i = 0; i < ws.size(); ++i) {
-    const auto q = encoder::triage_query(tm, ws[i]);
+    const auto q = race::triage_query(tm, ws[i]);
     if (q.decided) {
       emit(answer_line(ws[i], *q.decided, 0, 0.0, nullptr,
                        *q.decided == "NO_ACCESS" ? "a location matches no memory access of the program"
@@ -151,20 +151,20 @@ void work(const ir::ThreadModel& tm, const std::vector<encoder::Warning>& ws, co
     query_of.push_back(i);
   }
   if (queries.empty()) return;
-  encoder::RaceRunOptions ro;
+  race::RaceRunOptions ro;
   ro.check.bound = a.bound;
   ro.check.reduction = a.reduction;
   ro.query_timeout = a.timeout;
   if (a.total_timeout > 0)
     ro.check.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                     std::chrono::duration<double>(a.total_timeout));
-  encoder::solve_race_queries(tm, queries, ro, [&](std::size_t i, const encoder::RaceAnswer& ans) {
+  race::solve_race_queries(tm, queries, ro, [&](std::size_t i, const race::RaceAnswer& ans) {
     const auto& w = ws[query_of[i]];
     nlohmann::ordered_json witness = nullptr;
-    if (ans.verdict == encoder::Verdict::Unsafe)
+    if (ans.verdict == check::Verdict::Unsafe)
       witness = {{"first", race_end_json(ans.first)}, {"second", race_end_json(ans.second)},
                  {"schedule", trace_json(ans.trace)}};
-    std::string verdict = encoder::triage_verdict_name(ans.verdict);
+    std::string verdict = race::triage_verdict_name(ans.verdict);
     if (ans.internal_error) verdict = "UNKNOWN";
     emit(answer_line(w, verdict, ans.bound, ans.seconds, witness, ans.reason));
   });
@@ -183,16 +183,16 @@ int run_triage(const TriageArgs& a) {
   LoadedModel lm = load_model(a.program, a.front);
   if (lm.input_error) return lm.input_error;
 
-  std::vector<encoder::Warning> ws;
+  std::vector<race::Warning> ws;
   if (!a.warnings.empty()) {
     try {
-      ws = encoder::parse_warnings(a.warnings);
-    } catch (const encoder::WarningsError& e) {
+      ws = race::parse_warnings(a.warnings);
+    } catch (const race::WarningsError& e) {
       std::fprintf(stderr, "siren: malformed warnings: %s\n", e.what());
       return kExitInputError;
     }
   } else if (lm.tm) {
-    ws = encoder::lockset_candidates(*lm.tm);
+    ws = race::lockset_candidates(*lm.tm);
     if (!a.quiet) std::fprintf(stderr, "siren: %zu candidate pairs from the lockset analysis\n", ws.size());
   }
 
@@ -224,7 +224,7 @@ int run_triage(const TriageArgs& a) {
       return kExitInputError;
     }
   }
-  std::vector<encoder::Warning> todo;
+  std::vector<race::Warning> todo;
   for (const auto& w : ws)
     if (!answered.count(w.id)) todo.push_back(w);
   if (!a.quiet && !answered.empty())
@@ -247,7 +247,7 @@ int run_triage(const TriageArgs& a) {
     const pid_t parent = ::getpid();
     std::vector<pid_t> kids;
     for (unsigned j = 0; j < jobs; ++j) {
-      std::vector<encoder::Warning> share;
+      std::vector<race::Warning> share;
       for (std::size_t i = j; i < todo.size(); i += jobs) share.push_back(todo[i]);
       const pid_t pid = ::fork();
       if (pid < 0) {

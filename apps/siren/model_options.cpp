@@ -81,13 +81,13 @@ LoadedModel load_model(const std::string& file, const FrontArgs& a) {
   return out;
 }
 
-int verdict_exit_code(encoder::Verdict v, bool internal_error) {
+int verdict_exit_code(check::Verdict v, bool internal_error) {
   if (internal_error) return kExitInternal;
   switch (v) {
-    case encoder::Verdict::Unsafe: return kExitUnsafe;
-    case encoder::Verdict::Safe:
-    case encoder::Verdict::SafeUpToBound: return kExitSafe;
-    case encoder::Verdict::Unknown: return kExitUnknown;
+    case check::Verdict::Unsafe: return kExitUnsafe;
+    case check::Verdict::Safe:
+    case check::Verdict::SafeUpToBound: return kExitSafe;
+    case check::Verdict::Unknown: return kExitUnknown;
   }
   return kExitInternal;
 }

@@ -4,7 +4,7 @@
 // exit code of a verdict.
 #pragma once
 
-#include "encoder/bmc.hpp"
+#include "check/check.hpp"
 #include "ir/thread_model.hpp"
 
 #include <CLI/CLI.hpp>
@@ -45,7 +45,7 @@ struct LoadedModel {
 LoadedModel load_model(const std::string& file, const FrontArgs& a);
 
 /// The documented exit code of a check or race verdict (commands.hpp).
-int verdict_exit_code(encoder::Verdict v, bool internal_error);
+int verdict_exit_code(check::Verdict v, bool internal_error);
 
 /// Limits the address space to `mb` MiB beyond what is mapped now.
 void limit_memory_mb(unsigned mb);

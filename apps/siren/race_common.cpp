@@ -15,7 +15,7 @@
 
 namespace siren::app {
 
-nlohmann::ordered_json race_end_json(const encoder::RaceEnd& e) {
+nlohmann::ordered_json race_end_json(const race::RaceEnd& e) {
   return {{"thread", e.thread_name}, {"file", e.file},     {"line", e.line},
           {"column", e.column},      {"variable", e.variable}, {"access", e.write ? "write" : "read"},
           {"stmt", e.stmt}};
@@ -123,7 +123,7 @@ std::string xml_escape(const std::string& s) {
 }
 }  // namespace
 
-std::string race_witness_graphml(const std::string& program_file, const encoder::RaceAnswer& a) {
+std::string race_witness_graphml(const std::string& program_file, const race::RaceAnswer& a) {
   std::ifstream in(program_file, std::ios::binary);
   std::stringstream buf;
   buf << in.rdbuf();

@@ -2,7 +2,7 @@
 // violation witness for data races.
 #pragma once
 
-#include "encoder/race.hpp"
+#include "race/race.hpp"
 #include "apps/siren/model_options.hpp"
 #include "apps/siren/trace_output.hpp"
 #include "ir/thread_model.hpp"
@@ -15,7 +15,7 @@
 
 namespace siren::app {
 
-nlohmann::ordered_json race_end_json(const encoder::RaceEnd& e);
+nlohmann::ordered_json race_end_json(const race::RaceEnd& e);
 
 /// One SARIF result for a race (ruleId "data-race"); `message` is its text.
 nlohmann::ordered_json sarif_result(const std::string& level, const std::string& message,
@@ -26,7 +26,7 @@ nlohmann::ordered_json sarif_result(const std::string& level, const std::string&
 nlohmann::ordered_json sarif_log(const nlohmann::ordered_json& results);
 
 /// SV-COMP GraphML 1.0 violation witness for a data race (LTL(G ! data-race)).
-std::string race_witness_graphml(const std::string& program_file, const encoder::RaceAnswer& a);
+std::string race_witness_graphml(const std::string& program_file, const race::RaceAnswer& a);
 
 /// Writes `text` to `path` (temp file + rename); false on failure.
 bool write_file_atomically(const std::string& path, const std::string& text);

@@ -9,7 +9,7 @@
 
 namespace siren::app {
 
-void print_trace_table(const std::vector<encoder::TraceRow>& trace) {
+void print_trace_table(const std::vector<ir::TraceRow>& trace) {
   std::size_t wthread = 6, wloc = 4, wstmt = 9;
   std::vector<std::string> locs;
   for (const auto& row : trace) {
@@ -29,7 +29,7 @@ void print_trace_table(const std::vector<encoder::TraceRow>& trace) {
   }
 }
 
-nlohmann::ordered_json trace_json(const std::vector<encoder::TraceRow>& trace) {
+nlohmann::ordered_json trace_json(const std::vector<ir::TraceRow>& trace) {
   auto out = nlohmann::ordered_json::array();
   for (const auto& row : trace) {
     nlohmann::ordered_json v = nlohmann::ordered_json::object();

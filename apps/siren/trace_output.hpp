@@ -2,7 +2,7 @@
 // table (step, thread, file:line, statement, values that changed) and its JSON form.
 #pragma once
 
-#include "encoder/bmc.hpp"
+#include "check/check.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -10,7 +10,7 @@
 
 namespace siren::app {
 
-void print_trace_table(const std::vector<encoder::TraceRow>& trace);
-nlohmann::ordered_json trace_json(const std::vector<encoder::TraceRow>& trace);
+void print_trace_table(const std::vector<ir::TraceRow>& trace);
+nlohmann::ordered_json trace_json(const std::vector<ir::TraceRow>& trace);
 
 }  // namespace siren::app

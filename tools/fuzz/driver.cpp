@@ -2,7 +2,7 @@
 #include "tools/fuzz/driver.hpp"
 
 #include "encoder/engine.hpp"
-#include "encoder/race.hpp"
+#include "race/race.hpp"
 #include "frontend/frontend.hpp"
 #include "ir/interpreter.hpp"
 #include "native/native.hpp"
@@ -62,12 +62,12 @@ Translated translate(const std::string& text, const std::string& tmp_dir, bool b
   return t;
 }
 
-const char* oracle_name(ir::ExploreVerdict v) {
+const char* oracle_name(explicit_state::ExploreVerdict v) {
   switch (v) {
-    case ir::ExploreVerdict::Unsafe: return "UNSAFE";
-    case ir::ExploreVerdict::Safe: return "SAFE";
-    case ir::ExploreVerdict::SafeUpToBound: return "SAFE_UP_TO_BOUND";
-    case ir::ExploreVerdict::Unknown: return "UNKNOWN";
+    case explicit_state::ExploreVerdict::Unsafe: return "UNSAFE";
+    case explicit_state::ExploreVerdict::Safe: return "SAFE";
+    case explicit_state::ExploreVerdict::SafeUpToBound: return "SAFE_UP_TO_BOUND";
+    case explicit_state::ExploreVerdict::Unknown: return "UNKNOWN";
   }
   return "?";
 }
@@ -82,15 +82,15 @@ std::vector<native::TraceStep> native_steps(const ir::ThreadModel& tm, const std
   for (std::size_t j = 0; j < schedule.size(); ++j) {
     const ir::State before = state;
     const ir::StepResult r = interp.step(state, schedule[j]);
-    const encoder::TraceRow row =
-        encoder::make_trace_row(tm, interp, static_cast<unsigned>(j + 1), schedule[j], r, before, state);
+    const ir::TraceRow row =
+        ir::make_trace_row(tm, interp, static_cast<unsigned>(j + 1), schedule[j], r, before, state);
     out.push_back({row.thread, row.line, row.started, row.nondet, row.access});
     if (r.outcome != ir::StepOutcome::Ok) break;
   }
   return out;
 }
 
-std::vector<native::TraceStep> native_steps(const std::vector<encoder::TraceRow>& rows) {
+std::vector<native::TraceStep> native_steps(const std::vector<ir::TraceRow>& rows) {
   std::vector<native::TraceStep> out;
   for (const auto& row : rows) out.push_back({row.thread, row.line, row.started, row.nondet, row.access});
   return out;
@@ -105,7 +105,7 @@ std::string native_trace_text(const native::Binary& b, const native::Run& r) {
 
 /// The explorer's counterexample, run natively: "" when it happens (a property violation
 /// fails natively too; a memory-safety error crashes), else why not.
-std::string native_replay_error(const native::Binary& bin, const ir::ThreadModel& tm, const ir::ExploreResult& ex,
+std::string native_replay_error(const native::Binary& bin, const ir::ThreadModel& tm, const explicit_state::ExploreResult& ex,
                                 RunResult& rr) {
   const auto steps = native_steps(tm, ex.error_initial_nondet, ex.error_trace);
   const native::Summary s = native::replay(bin, native::schedule_of(steps), false);
@@ -124,8 +124,8 @@ native::Binary native_binary(const DriverOptions& o) {
 
 /// The native oracle's comparison for one program (Config::engine "native"); returns why it
 /// disagrees, or "".
-std::string native_compare(const Program& p, const ir::ThreadModel& tm, const ir::ExploreResult& ex,
-                           const std::function<const encoder::RaceAnswer&()>& race_base, const DriverOptions& o,
+std::string native_compare(const Program& p, const ir::ThreadModel& tm, const explicit_state::ExploreResult& ex,
+                           const std::function<const race::RaceAnswer&()>& race_base, const DriverOptions& o,
                            RunResult& rr) {
   const auto t0 = clock_type::now();
   const native::Binary bin = native_binary(o);
@@ -161,9 +161,9 @@ std::string native_compare(const Program& p, const ir::ThreadModel& tm, const ir
   };
   // Assertions: the explorer's counterexample happens natively; a program it proves SAFE
   // (every execution ends within the bound) has no native violation.
-  if (ex.verdict == ir::ExploreVerdict::Unsafe) {
+  if (ex.verdict == explicit_state::ExploreVerdict::Unsafe) {
     if (std::string why = native_replay_error(bin, tm, ex, rr); !why.empty()) return why;
-  } else if (ex.verdict == ir::ExploreVerdict::Safe) {
+  } else if (ex.verdict == explicit_state::ExploreVerdict::Safe) {
     const native::Summary s = stress(no);
     rr.native_runs += s.runs;
     if (!s.ok) return "native: " + s.error;
@@ -175,9 +175,9 @@ std::string native_compare(const Program& p, const ir::ThreadModel& tm, const ir
   }
   // Races: race --reduction none's racy schedule is racy natively; a program it proves
   // race-free has no native race.
-  const encoder::RaceAnswer& rb = race_base();
+  const race::RaceAnswer& rb = race_base();
   if (rb.internal_error) return "race --reduction none: internal error: " + rb.reason;
-  if (rb.verdict == encoder::Verdict::Unsafe) {
+  if (rb.verdict == check::Verdict::Unsafe) {
     const native::Summary s = native::replay(
         bin, native::schedule_of(native_steps(rb.trace), {{rb.first.thread_name, rb.first.line, rb.first.write, rb.first.variable},
                                                       {rb.second.thread_name, rb.second.line, rb.second.write, rb.second.variable}}),
@@ -187,7 +187,7 @@ std::string native_compare(const Program& p, const ir::ThreadModel& tm, const ir
       return fmt::format("race --reduction none's race on {} ({} steps) does not happen natively ({})",
                          rb.first.variable, rb.trace.size(),
                          s.ok ? (s.failure ? s.failure->message : std::string("no race")) : s.error);
-  } else if (rb.verdict == encoder::Verdict::Safe) {
+  } else if (rb.verdict == check::Verdict::Safe) {
     native::Options ro = no;
     ro.races = true;
     ro.seed = p.seed * 7919 + 1;
@@ -214,13 +214,13 @@ std::vector<Config> available_configs() {
     if (std::find(reductions.begin(), reductions.end(), r) == reductions.end()) reductions.push_back(r);
   const std::vector<std::string> solvers{"cadical", "z3", "boolector", "bitwuzla", "kissat", "minisat"};
   auto usable = [&](const std::string& red, const std::string& sol) {
-    encoder::CheckOptions co;
+    check::CheckOptions co;
     co.bound = 2;
     co.engine = "bmc";
     co.reduction = red;
     co.solver = sol;
-    const encoder::CheckResult r = encoder::check(*t.tm, co);
-    return !(r.verdict == encoder::Verdict::Unknown &&
+    const check::CheckResult r = check::check(*t.tm, co);
+    return !(r.verdict == check::Verdict::Unknown &&
              (r.reason.find("not implemented") != std::string::npos ||
               r.reason.find("not available") != std::string::npos || r.reason.find("unknown") != std::string::npos));
   };
@@ -231,11 +231,11 @@ std::vector<Config> available_configs() {
   out.push_back({"none", "cadical", "explicit"});
   for (const auto& red : reductions) {
     if (red == "none") continue;
-    encoder::CheckOptions co;
+    check::CheckOptions co;
     co.bound = 2;
     co.reduction = red;
-    const encoder::RaceAnswer r = encoder::check_reach(*t.tm, co, {{0, {0}}});
-    if (r.verdict == encoder::Verdict::Unsafe) out.push_back({red, "cadical", "reach"});
+    const race::RaceAnswer r = race::check_reach(*t.tm, co, {{0, {0}}});
+    if (r.verdict == check::Verdict::Unsafe) out.push_back({red, "cadical", "reach"});
   }
   {  // the native oracle, when clang-16 and the runtime are there
     const std::string ndir = (fs::temp_directory_path() / fmt::format("siren-fuzz-probe-{}", ::getpid())).string();
@@ -250,11 +250,11 @@ std::vector<Config> available_configs() {
     // What `siren race` accepts besides none. (SIR keeps control states; it runs only when
     // every access has a constant address, so a racy state is a control state.)
     if (red != "mpor" && red != "sir") continue;
-    encoder::CheckOptions co;
+    check::CheckOptions co;
     co.bound = 2;
     co.reduction = red;
-    const encoder::RaceAnswer r = encoder::check_race(*t.tm, co);
-    if (!(r.verdict == encoder::Verdict::Unknown && !r.reason.empty())) out.push_back({red, "cadical", "race"});
+    const race::RaceAnswer r = race::check_race(*t.tm, co);
+    if (!(r.verdict == check::Verdict::Unknown && !r.reason.empty())) out.push_back({red, "cadical", "race"});
   }
   return out;
 }
@@ -271,16 +271,16 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
   }
   const ir::ThreadModel& tm = *t.tm;
 
-  ir::ExploreOptions eo;
+  explicit_state::ExploreOptions eo;
   eo.bound = o.bound;
   eo.max_states = o.max_states;
   eo.count_schedules = false;
   t0 = clock_type::now();
-  const ir::ExploreResult ex = ir::explore(tm, eo);
+  const explicit_state::ExploreResult ex = explicit_state::explore(tm, eo);
   rr.explore_seconds = since(t0);
   rr.oracle = ex.verdict;
   rr.oracle_states = ex.states;
-  if (ex.verdict == ir::ExploreVerdict::Unknown) {
+  if (ex.verdict == explicit_state::ExploreVerdict::Unknown) {
     // The generator only dereferences valid pointers (generator.hpp), so a memory-safety
     // error the explorer finds must crash natively; if it does not, siren's model is wrong.
     const bool native_on = std::any_of(o.configs.begin(), o.configs.end(), [](const Config& c) { return c.engine == "native"; });
@@ -296,7 +296,7 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
         cr.config = {"none", "cadical", "native"};
         cr.agrees = false;
         cr.why = rr.detail;
-        cr.result.verdict = encoder::Verdict::Unknown;
+        cr.result.verdict = check::Verdict::Unknown;
         rr.checks.push_back(std::move(cr));
         return rr;
       }
@@ -305,7 +305,7 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
     rr.detail = "explorer: UNKNOWN: " + ex.reason;
     return rr;
   }
-  if (ex.verdict == ir::ExploreVerdict::Unsafe) {
+  if (ex.verdict == explicit_state::ExploreVerdict::Unsafe) {
     rr.error_steps = ex.error_trace.size();
     std::set<ir::ThreadId> ts;
     for (const ir::Step& s : ex.error_trace) ts.insert(s.thread);
@@ -314,26 +314,26 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
   }
 
   // The oracle for the explicit engine: the explorer without a bound (computed when needed).
-  std::optional<ir::ExploreResult> unbounded;
-  auto unbounded_oracle = [&]() -> const ir::ExploreResult& {
+  std::optional<explicit_state::ExploreResult> unbounded;
+  auto unbounded_oracle = [&]() -> const explicit_state::ExploreResult& {
     if (!unbounded) {
-      ir::ExploreOptions ue = eo;
+      explicit_state::ExploreOptions ue = eo;
       ue.bound = 0;
-      unbounded = ir::explore(tm, ue);
+      unbounded = explicit_state::explore(tm, ue);
     }
     return *unbounded;
   };
 
   // The reference for race configurations: race checking without a reduction.
-  std::optional<encoder::RaceAnswer> race_base;
+  std::optional<race::RaceAnswer> race_base;
   auto race_under = [&](const std::string& reduction) {
-    encoder::CheckOptions co;
+    check::CheckOptions co;
     co.bound = o.bound;
     co.reduction = reduction;
     if (o.check_timeout > 0)
       co.deadline = clock_type::now() + std::chrono::duration_cast<clock_type::duration>(
                                             std::chrono::duration<double>(o.check_timeout));
-    return encoder::check_race(tm, co);
+    return race::check_race(tm, co);
   };
 
   t0 = clock_type::now();
@@ -343,20 +343,20 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
     if (c.engine == "reach") {
       // Every control state the explorer reached (or a sample) must be reachable under the
       // reduction: one encoding, one query per control state.
-      std::vector<const ir::ControlState*> states;
-      for (const ir::ControlState& cs : ex.control_states) states.push_back(&cs);
+      std::vector<const explicit_state::ControlState*> states;
+      for (const explicit_state::ControlState& cs : ex.control_states) states.push_back(&cs);
       if (o.reach_samples > 0 && states.size() > o.reach_samples) {
         std::mt19937_64 pick(p.seed);
         std::shuffle(states.begin(), states.end(), pick);
         states.resize(o.reach_samples);
       }
-      std::vector<encoder::RaceQuery> qs;
-      for (const ir::ControlState* cs : states) {
-        encoder::RaceQuery q;
-        q.control = encoder::control_targets(tm, *cs);
+      std::vector<race::RaceQuery> qs;
+      for (const explicit_state::ControlState* cs : states) {
+        race::RaceQuery q;
+        q.control = race::control_targets(tm, *cs);
         if (!q.control.empty()) qs.push_back(std::move(q));
       }
-      encoder::RaceRunOptions ro;
+      race::RaceRunOptions ro;
       ro.check.bound = o.bound;
       ro.check.reduction = c.reduction;
       if (o.check_timeout > 0)
@@ -364,20 +364,20 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
                                                     std::chrono::duration<double>(o.check_timeout));
       std::size_t reached = 0, timeouts = 0;
       std::string why;
-      encoder::solve_race_queries(tm, qs, ro, [&](std::size_t i, const encoder::RaceAnswer& a) {
-        if (a.verdict == encoder::Verdict::Unsafe) ++reached;
-        else if (a.verdict == encoder::Verdict::Unknown && !a.internal_error && a.reason.rfind("timeout", 0) == 0) ++timeouts;
+      race::solve_race_queries(tm, qs, ro, [&](std::size_t i, const race::RaceAnswer& a) {
+        if (a.verdict == check::Verdict::Unsafe) ++reached;
+        else if (a.verdict == check::Verdict::Unknown && !a.internal_error && a.reason.rfind("timeout", 0) == 0) ++timeouts;
         else if (why.empty()) {
           std::string where;
           for (const auto& tg : qs[i].control)
             where += (where.empty() ? "" : ",") + tm.threads[tg.thread].name + ":" +
                      (tg.pcs[0] == tm.threads[tg.thread].code.size() ? std::string("done") : tm.where(tm.threads[tg.thread].code[tg.pcs[0]].loc) + "@" + std::to_string(tg.pcs[0]));
-          why = fmt::format("control state ({}) the explorer reaches is {}{}", where, encoder::verdict_name(a.verdict),
+          why = fmt::format("control state ({}) the explorer reaches is {}{}", where, check::verdict_name(a.verdict),
                             a.reason.empty() ? "" : " [" + a.reason + "]");
         }
       });
       rr.reach_asked += qs.size();
-      cr.result.verdict = why.empty() ? encoder::Verdict::Unsafe : encoder::Verdict::Safe;
+      cr.result.verdict = why.empty() ? check::Verdict::Unsafe : check::Verdict::Safe;
       cr.result.reason = fmt::format("{} of {} control states reached, {} timeouts", reached, qs.size(), timeouts);
       if (!why.empty()) {
         cr.agrees = false;
@@ -391,14 +391,14 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
       continue;
     }
     if (c.engine == "native") {
-      const std::string why = native_compare(p, tm, ex, [&]() -> const encoder::RaceAnswer& {
+      const std::string why = native_compare(p, tm, ex, [&]() -> const race::RaceAnswer& {
         if (!race_base) race_base = race_under("none");
         return *race_base;
       }, o, rr);
-      cr.result.verdict = encoder::Verdict::Safe;
+      cr.result.verdict = check::Verdict::Safe;
       if (!why.empty()) {
         cr.agrees = false;
-        cr.result.verdict = encoder::Verdict::Unsafe;
+        cr.result.verdict = check::Verdict::Unsafe;
         cr.why = "native execution: " + why;
         if (rr.outcome != Outcome::Disagree) {
           rr.outcome = Outcome::Disagree;
@@ -410,22 +410,22 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
     }
     if (c.engine == "race") {
       if (!race_base) race_base = race_under("none");
-      const encoder::RaceAnswer a = race_under(c.reduction);
+      const race::RaceAnswer a = race_under(c.reduction);
       cr.result.verdict = a.verdict;
       cr.result.reason = a.reason;
       cr.result.internal_error = a.internal_error || race_base->internal_error;
-      const bool base_race = race_base->verdict == encoder::Verdict::Unsafe;
-      const bool base_none = race_base->verdict == encoder::Verdict::Safe || race_base->verdict == encoder::Verdict::SafeUpToBound;
-      const bool got_race = a.verdict == encoder::Verdict::Unsafe;
-      const bool got_none = a.verdict == encoder::Verdict::Safe || a.verdict == encoder::Verdict::SafeUpToBound;
+      const bool base_race = race_base->verdict == check::Verdict::Unsafe;
+      const bool base_none = race_base->verdict == check::Verdict::Safe || race_base->verdict == check::Verdict::SafeUpToBound;
+      const bool got_race = a.verdict == check::Verdict::Unsafe;
+      const bool got_none = a.verdict == check::Verdict::Safe || a.verdict == check::Verdict::SafeUpToBound;
       std::string why;
       if (cr.result.internal_error) why = "internal error: " + (a.internal_error ? a.reason : race_base->reason);
       else if (base_race && got_none) why = "missed the race on " + race_base->first.variable + " that race --reduction none finds";
       else if (base_none && got_race) why = "a race on " + a.first.variable + " that race --reduction none does not find";
       if (!why.empty()) {
         cr.agrees = false;
-        cr.why = fmt::format("race --reduction none {}, {} {}: {}", encoder::verdict_name(race_base->verdict), c.str(),
-                             encoder::verdict_name(a.verdict), why);
+        cr.why = fmt::format("race --reduction none {}, {} {}: {}", check::verdict_name(race_base->verdict), c.str(),
+                             check::verdict_name(a.verdict), why);
         if (rr.outcome != Outcome::Disagree) {
           rr.outcome = Outcome::Disagree;
           rr.detail = cr.why;
@@ -436,12 +436,12 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
     }
     // The explicit engine has no step bound: its oracle is the unbounded explorer run.
     const bool unbounded_engine = c.engine == "explicit";
-    const ir::ExploreResult& oracle = unbounded_engine ? unbounded_oracle() : ex;
-    if (oracle.verdict == ir::ExploreVerdict::Unknown) {
+    const explicit_state::ExploreResult& oracle = unbounded_engine ? unbounded_oracle() : ex;
+    if (oracle.verdict == explicit_state::ExploreVerdict::Unknown) {
       rr.checks.push_back(std::move(cr));  // nothing to compare with
       continue;
     }
-    encoder::CheckOptions co;
+    check::CheckOptions co;
     co.engine = c.engine;
     co.bound = o.bound;
     co.reduction = c.reduction;
@@ -449,9 +449,9 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
     if (o.check_timeout > 0)
       co.deadline = clock_type::now() + std::chrono::duration_cast<clock_type::duration>(
                                             std::chrono::duration<double>(o.check_timeout));
-    cr.result = encoder::check(tm, co);
-    const encoder::CheckResult& r = cr.result;
-    const std::string got = encoder::verdict_name(r.verdict);
+    cr.result = check::check(tm, co);
+    const check::CheckResult& r = cr.result;
+    const std::string got = check::verdict_name(r.verdict);
     auto fail = [&](std::string why) {
       cr.agrees = false;
       cr.why = fmt::format("explorer {} ({}), check {} {}: {}", oracle_name(oracle.verdict),
@@ -461,7 +461,7 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
     };
     if (r.internal_error) {
       fail("internal error");
-    } else if (r.verdict == encoder::Verdict::Unknown) {
+    } else if (r.verdict == check::Verdict::Unknown) {
       if (r.reason.rfind("timeout", 0) == 0) {
         if (rr.outcome == Outcome::Agree) {
           rr.outcome = Outcome::Timeout;
@@ -472,8 +472,8 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
       }
     } else {
       switch (oracle.verdict) {
-        case ir::ExploreVerdict::Unsafe:
-          if (r.verdict != encoder::Verdict::Unsafe) fail("missed the violation");
+        case explicit_state::ExploreVerdict::Unsafe:
+          if (r.verdict != check::Verdict::Unsafe) fail("missed the violation");
           // BMC: the explorer's BFS trace is a shortest one; the checker's may be longer (it
           // asks the property at some depths only), never shorter, and never beyond the bound.
           // (The explicit engine's depth-first traces have no such bounds.)
@@ -481,17 +481,17 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
             fail(fmt::format("counterexample of {} steps, the shortest has {}", r.trace.size(),
                              ex.error_trace.size()));
           break;
-        case ir::ExploreVerdict::Safe:
-          if (r.verdict == encoder::Verdict::Unsafe) fail("spurious violation");
+        case explicit_state::ExploreVerdict::Safe:
+          if (r.verdict == check::Verdict::Unsafe) fail("spurious violation");
           // Unbounded SAFE is a proof the explicit engine must find too.
-          else if (unbounded_engine && r.verdict != encoder::Verdict::Safe) fail("no proof");
+          else if (unbounded_engine && r.verdict != check::Verdict::Safe) fail("no proof");
           break;
-        case ir::ExploreVerdict::SafeUpToBound:
-          if (r.verdict == encoder::Verdict::Unsafe) fail("spurious violation");
+        case explicit_state::ExploreVerdict::SafeUpToBound:
+          if (r.verdict == check::Verdict::Unsafe) fail("spurious violation");
           // A state at depth K can still move: an execution of K+1 steps exists.
-          else if (r.verdict == encoder::Verdict::Safe) fail("claims every execution ends within the bound");
+          else if (r.verdict == check::Verdict::Safe) fail("claims every execution ends within the bound");
           break;
-        case ir::ExploreVerdict::Unknown: break;
+        case explicit_state::ExploreVerdict::Unknown: break;
       }
     }
     if (!cr.agrees && rr.outcome != Outcome::Disagree) {
@@ -508,7 +508,7 @@ std::string failure_signature(const RunResult& r) {
   if (r.outcome != Outcome::Disagree) return "";
   for (const ConfigResult& c : r.checks)
     if (!c.agrees)
-      return fmt::format("{} {}/{}{}", oracle_name(r.oracle), c.config.str(), encoder::verdict_name(c.result.verdict),
+      return fmt::format("{} {}/{}{}", oracle_name(r.oracle), c.config.str(), check::verdict_name(c.result.verdict),
                          c.result.internal_error ? " internal" : "");
   return "frontend";
 }
@@ -540,12 +540,12 @@ Program generate_program(std::uint64_t seed, const DriverOptions& o) {
     std::vector<int> lines;
     Translated t = translate(p.to_c(&lines), o.tmp_dir);
     if (!t.tm) return p;
-    ir::ExploreOptions eo;
+    explicit_state::ExploreOptions eo;
     eo.bound = o.bound;
     eo.max_states = o.max_states;
     eo.count_schedules = false;
-    const ir::ExploreResult ex = ir::explore(*t.tm, eo);
-    if (ex.verdict != ir::ExploreVerdict::Unsafe) return p;
+    const explicit_state::ExploreResult ex = explicit_state::explore(*t.tm, eo);
+    if (ex.verdict != explicit_state::ExploreVerdict::Unsafe) return p;
     const std::size_t line = ex.error_loc.line;
     if (line == 0 || line > lines.size() || lines[line - 1] < 0) return p;
     bool removed = remove_uid(p.main_body, lines[line - 1]);
@@ -661,7 +661,7 @@ void write_regression_case(const std::string& dir, const Program& p, const RunRe
   const ConfigResult* bad = nullptr;
   for (const ConfigResult& c : r.checks) {
     if (!c.agrees && !bad) bad = &c;
-    if (c.agrees && r.oracle == ir::ExploreVerdict::Safe) expected = encoder::verdict_name(c.result.verdict);
+    if (c.agrees && r.oracle == explicit_state::ExploreVerdict::Safe) expected = check::verdict_name(c.result.verdict);
   }
   std::string desc = fmt::format("# Found by siren-fuzz (seed {}, template {}), shrunk.\n", p.seed, p.templ);
   if (bad) desc += "# " + bad->why + "\n";

@@ -3,8 +3,8 @@
 // compare. Everything runs in-process (one Clang parse per program).
 #pragma once
 
-#include "encoder/bmc.hpp"
-#include "ir/explorer.hpp"
+#include "check/check.hpp"
+#include "explicit/explorer.hpp"
 #include "tools/fuzz/generator.hpp"
 
 #include <cstdint>
@@ -16,10 +16,10 @@ namespace siren::fuzz {
 struct Config {
   std::string reduction;
   std::string solver;
-  /// "bmc", or "explicit" (ir/search.hpp; compared with an UNBOUNDED explorer run, since the
+  /// "bmc", or "explicit" (explicit/search.hpp; compared with an UNBOUNDED explorer run, since the
   /// explicit search has no step bound; reduction and solver are then unused), or "race"
-  /// (encoder::check_race under `reduction`, compared with check_race under none: a reduction
-  /// must keep every racy state reachable), or "reach" (encoder::check_reach under
+  /// (race::check_race under `reduction`, compared with check_race under none: a reduction
+  /// must keep every racy state reachable), or "reach" (race::check_reach under
   /// `reduction` on control states the explorer reached: each must be REACHABLE), or "native"
   /// (the program compiled by clang-16 and run by the native oracle, native/: the explorer's
   /// and race --reduction none's counterexamples must happen natively, and a program they
@@ -66,7 +66,7 @@ enum class Outcome { Agree, Disagree, Skipped, Timeout };
 
 struct ConfigResult {
   Config config;
-  encoder::CheckResult result;
+  check::CheckResult result;
   bool agrees = true;
   std::string why;  // for a disagreement
 };
@@ -74,7 +74,7 @@ struct ConfigResult {
 struct RunResult {
   Outcome outcome = Outcome::Agree;
   std::string detail;                 // disagreement / skip reason
-  ir::ExploreVerdict oracle = ir::ExploreVerdict::Unknown;
+  explicit_state::ExploreVerdict oracle = explicit_state::ExploreVerdict::Unknown;
   std::size_t oracle_states = 0;
   std::size_t error_steps = 0;        // UNSAFE: length of the shortest counterexample
   std::size_t error_threads = 0;      // ... number of distinct threads in it

@@ -5,7 +5,7 @@
 //
 // Built only in the clang++-16 sub-build (tools/CMakeLists.txt; needs libclang-rt-16-dev).
 #include "frontend/frontend.hpp"
-#include "ir/explorer.hpp"
+#include "explicit/explorer.hpp"
 #include "ir/thread_model.hpp"
 #include "ir/validator.hpp"
 
@@ -47,14 +47,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     tmo.max_threads = 4;
     tmo.max_recursion = 2;
     const siren::ir::ThreadModel tm = siren::ir::build_thread_model(*r.program, tmo);
-    siren::ir::ExploreOptions eo;
+    siren::explicit_state::ExploreOptions eo;
     eo.bound = 12;
     eo.max_states = 2000;
     eo.count_schedules = false;
     eo.max_nondet_combinations = 16;
     eo.nondet_min = 0;
     eo.nondet_max = 1;
-    (void)siren::ir::explore(tm, eo);
+    (void)siren::explicit_state::explore(tm, eo);
   } else if (r.diagnostics.empty()) {
     std::fprintf(stderr, "front end: rejected the input without a diagnostic\n");
     std::abort();

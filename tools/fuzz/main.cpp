@@ -153,17 +153,17 @@ int main(int argc, char** argv) {
     for (const ConfigResult& c : r.checks)
       if (c.config.engine == "explicit" && c.result.engine == "explicit") {
         ++explicit_compared;
-        if (c.result.verdict == siren::encoder::Verdict::Safe) ++explicit_safe;
-      } else if (c.config.engine == "race" && c.result.verdict != siren::encoder::Verdict::Unknown) {
+        if (c.result.verdict == siren::check::Verdict::Safe) ++explicit_safe;
+      } else if (c.config.engine == "race" && c.result.verdict != siren::check::Verdict::Unknown) {
         ++race_compared;
-        if (c.result.verdict == siren::encoder::Verdict::Unsafe) ++race_found;
+        if (c.result.verdict == siren::check::Verdict::Unsafe) ++race_found;
       }
-    const char* oracle = r.oracle == siren::ir::ExploreVerdict::Unsafe ? "UNSAFE"
-                         : r.oracle == siren::ir::ExploreVerdict::Safe ? "SAFE"
-                         : r.oracle == siren::ir::ExploreVerdict::SafeUpToBound ? "SAFE_UP_TO_BOUND"
+    const char* oracle = r.oracle == siren::explicit_state::ExploreVerdict::Unsafe ? "UNSAFE"
+                         : r.oracle == siren::explicit_state::ExploreVerdict::Safe ? "SAFE"
+                         : r.oracle == siren::explicit_state::ExploreVerdict::SafeUpToBound ? "SAFE_UP_TO_BOUND"
                                                                                  : "UNKNOWN";
     ++verdicts[oracle];
-    if (r.oracle == siren::ir::ExploreVerdict::Unsafe) {
+    if (r.oracle == siren::explicit_state::ExploreVerdict::Unsafe) {
       ++templ_unsafe[p.templ];
       if (r.error_workers >= 3) ++three_workers;
       if (r.error_steps >= 20) ++deep;

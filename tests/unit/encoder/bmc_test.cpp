@@ -1,6 +1,6 @@
 // End-to-end tests of the interleaved BMC encoder: small C programs through the front end and
-// the thread model, checked with encoder::check; verdicts, bounds and replayed traces.
-#include "encoder/bmc.hpp"
+// the thread model, checked with check::check; verdicts, bounds and replayed traces.
+#include "check/check.hpp"
 #include "frontend/frontend.hpp"
 #include "ir/thread_model.hpp"
 
@@ -13,12 +13,12 @@
 #include <unistd.h>
 
 using namespace siren;
-using encoder::Verdict;
+using check::Verdict;
 
 namespace {
 
 struct Run {
-  encoder::CheckResult result;
+  check::CheckResult result;
   std::string path;
 };
 
@@ -32,8 +32,8 @@ std::string temp_c(const std::string& src) {
   return path.string();
 }
 
-encoder::CheckResult check_file(const std::string& path, unsigned bound = 80, unsigned threads = 8) {
-  encoder::CheckResult r;
+check::CheckResult check_file(const std::string& path, unsigned bound = 80, unsigned threads = 8) {
+  check::CheckResult r;
   frontend::FrontendResult fr = frontend::translate_file(path);
   if (fr.status != frontend::FrontendStatus::Ok) {
     r.verdict = Verdict::Unknown;
@@ -44,12 +44,12 @@ encoder::CheckResult check_file(const std::string& path, unsigned bound = 80, un
   ir::ThreadModelOptions tmo;
   tmo.max_threads = threads;
   const ir::ThreadModel tm = ir::build_thread_model(*fr.program, tmo);
-  encoder::CheckOptions co;
+  check::CheckOptions co;
   co.bound = bound;
-  return encoder::check(tm, co);
+  return check::check(tm, co);
 }
 
-encoder::CheckResult check_src(const std::string& src, unsigned bound = 80, unsigned threads = 8) {
+check::CheckResult check_src(const std::string& src, unsigned bound = 80, unsigned threads = 8) {
   return check_file(temp_c(src), bound, threads);
 }
 
@@ -340,11 +340,11 @@ int main(void) { pthread_t i, j; pthread_create(&i, 0, t, 0); pthread_create(&j,
   frontend::FrontendResult fr = frontend::translate_file(path);
   REQUIRE(fr.status == frontend::FrontendStatus::Ok);
   const ir::ThreadModel tm = ir::build_thread_model(*fr.program, {});
-  encoder::CheckOptions co;
+  check::CheckOptions co;
   co.bound = 100000;
   co.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(700);
   const auto start = std::chrono::steady_clock::now();
-  auto r = encoder::check(tm, co);
+  auto r = check::check(tm, co);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   CHECK(r.verdict == Verdict::Unknown);
   CHECK(r.reason.find("timeout") != std::string::npos);

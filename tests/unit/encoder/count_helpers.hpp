@@ -3,9 +3,9 @@
 // of complete schedules a reduction admits, and control-state reachability under a reduction.
 #pragma once
 
-#include "encoder/bmc.hpp"
-#include "encoder/race.hpp"
-#include "ir/explorer.hpp"
+#include "check/check.hpp"
+#include "race/race.hpp"
+#include "explicit/explorer.hpp"
 #include "frontend/frontend.hpp"
 #include "ir/thread_model.hpp"
 #include "ir/validator.hpp"
@@ -42,12 +42,12 @@ inline std::optional<ir::ThreadModel> model_of_text(const std::string& text, con
 
 inline std::optional<std::uint64_t> count_schedules(const ir::ThreadModel& tm,
                                                     const std::string& reduction, unsigned bound) {
-  encoder::CheckOptions o;
+  check::CheckOptions o;
   o.bound = bound;
   o.reduction = reduction;
   o.count_schedules = true;
   o.max_schedules = 200000;
-  return encoder::check(tm, o).schedules;
+  return check::check(tm, o).schedules;
 }
 
 struct ReachCount {
@@ -56,31 +56,31 @@ struct ReachCount {
 };
 
 /// Asks every control state of `ex` under `reduction` (bound `bound`, `seconds` in all).
-inline ReachCount ask_all(const ir::ThreadModel& tm, const ir::ExploreResult& ex, const std::string& reduction,
+inline ReachCount ask_all(const ir::ThreadModel& tm, const explicit_state::ExploreResult& ex, const std::string& reduction,
                    unsigned bound, double seconds) {
-  std::vector<encoder::RaceQuery> qs;
-  for (const ir::ControlState& cs : ex.control_states) {
-    encoder::RaceQuery q;
-    q.control = encoder::control_targets(tm, cs);
+  std::vector<race::RaceQuery> qs;
+  for (const explicit_state::ControlState& cs : ex.control_states) {
+    race::RaceQuery q;
+    q.control = race::control_targets(tm, cs);
     if (!q.control.empty()) qs.push_back(std::move(q));
   }
-  encoder::RaceRunOptions ro;
+  race::RaceRunOptions ro;
   ro.check.bound = bound;
   ro.check.reduction = reduction;
   ro.check.deadline = std::chrono::steady_clock::now() +
                       std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
   ReachCount c;
   c.asked = qs.size();
-  encoder::solve_race_queries(tm, qs, ro, [&](std::size_t i, const encoder::RaceAnswer& a) {
-    if (a.verdict == encoder::Verdict::Unsafe) {
+  race::solve_race_queries(tm, qs, ro, [&](std::size_t i, const race::RaceAnswer& a) {
+    if (a.verdict == check::Verdict::Unsafe) {
       ++c.reached;
-    } else if (a.verdict == encoder::Verdict::Unknown && !a.internal_error && a.reason.rfind("timeout", 0) == 0) {
+    } else if (a.verdict == check::Verdict::Unknown && !a.internal_error && a.reason.rfind("timeout", 0) == 0) {
       ++c.timeouts;
     } else if (c.first_problem.empty()) {
       std::string where;
       for (const auto& tg : qs[i].control)
         where += tm.threads[tg.thread].name + "@" + std::to_string(tg.pcs[0]) + " ";
-      c.first_problem = "control state " + where + "answered " + encoder::verdict_name(a.verdict) + " " + a.reason;
+      c.first_problem = "control state " + where + "answered " + check::verdict_name(a.verdict) + " " + a.reason;
     }
   });
   return c;

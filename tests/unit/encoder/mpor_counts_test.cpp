@@ -3,10 +3,10 @@
 // `--reduction none`: its schedules; `--reduction mpor`: its Mazurkiewicz classes (never fewer:
 // a lost behaviour; never more: a redundant one). Pinned counts for small programs, then random
 // programs from the fuzzer's generator (tools/fuzz/generator.hpp).
-#include "encoder/bmc.hpp"
+#include "check/check.hpp"
 #include "tests/unit/encoder/count_helpers.hpp"
 #include "frontend/frontend.hpp"
-#include "ir/explorer.hpp"
+#include "explicit/explorer.hpp"
 #include "ir/thread_model.hpp"
 #include "ir/validator.hpp"
 #include "tools/fuzz/generator.hpp"
@@ -37,9 +37,9 @@ struct Counts {
 };
 
 Counts all_counts(const ir::ThreadModel& tm, unsigned bound) {
-  ir::ExploreOptions eo;
+  explicit_state::ExploreOptions eo;
   eo.bound = bound;
-  const ir::ExploreResult ex = ir::explore(tm, eo);
+  const explicit_state::ExploreResult ex = explicit_state::explore(tm, eo);
   REQUIRE(ex.schedules);
   REQUIRE(ex.mazurkiewicz_classes);
   Counts c;
@@ -137,10 +137,10 @@ void random_programs(std::uint64_t first) {
     }
     auto tm = model_of_text(p.to_c());
     REQUIRE(tm);
-    ir::ExploreOptions eo;
+    explicit_state::ExploreOptions eo;
     eo.bound = bound;
     eo.max_paths = 3000;
-    const ir::ExploreResult ex = ir::explore(*tm, eo);
+    const explicit_state::ExploreResult ex = explicit_state::explore(*tm, eo);
     if (!ex.schedules || !ex.mazurkiewicz_classes || *ex.schedules > 3000) {
       ++skipped;
       continue;

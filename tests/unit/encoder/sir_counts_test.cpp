@@ -3,10 +3,10 @@
 // Pinned counts beside the MPOR ones (mpor_counts_test.cpp), then random programs from the
 // fuzzer's generator (the generator itself is compiled into this executable by
 // mpor_counts_test.cpp).
-#include "encoder/bmc.hpp"
+#include "check/check.hpp"
 #include "tests/unit/encoder/count_helpers.hpp"
 #include "frontend/frontend.hpp"
-#include "ir/explorer.hpp"
+#include "explicit/explorer.hpp"
 #include "ir/thread_model.hpp"
 #include "ir/validator.hpp"
 #include "reduction/scheduler_constraints.hpp"
@@ -40,11 +40,11 @@ std::uint64_t insensitive_pairs(const ir::ThreadModel& tm) {
   return 0;
 }
 
-bool verdict_agrees(ir::ExploreVerdict ex, encoder::Verdict v) {
+bool verdict_agrees(explicit_state::ExploreVerdict ex, check::Verdict v) {
   switch (ex) {
-    case ir::ExploreVerdict::Unsafe: return v == encoder::Verdict::Unsafe;
-    case ir::ExploreVerdict::Safe: return v == encoder::Verdict::Safe || v == encoder::Verdict::SafeUpToBound;
-    case ir::ExploreVerdict::SafeUpToBound: return v == encoder::Verdict::SafeUpToBound;
+    case explicit_state::ExploreVerdict::Unsafe: return v == check::Verdict::Unsafe;
+    case explicit_state::ExploreVerdict::Safe: return v == check::Verdict::Safe || v == check::Verdict::SafeUpToBound;
+    case explicit_state::ExploreVerdict::SafeUpToBound: return v == check::Verdict::SafeUpToBound;
     default: return true;
   }
 }
@@ -124,9 +124,9 @@ TEST_CASE("sir: pinned counts") {
     CAPTURE(c.name);
     auto tm = c.text[0] == '@' ? model_of_file(c.text.substr(1)) : sir_model_of_text(c.text);
     REQUIRE(tm);
-    ir::ExploreOptions eo;
+    explicit_state::ExploreOptions eo;
     eo.bound = 60;
-    const ir::ExploreResult ex = ir::explore(*tm, eo);
+    const explicit_state::ExploreResult ex = explicit_state::explore(*tm, eo);
     REQUIRE(ex.schedules);
     // (counting every interleaving by SAT enumeration takes minutes beyond a few thousand;
     // none == explorer schedules is mpor_counts_test.cpp's subject)
@@ -139,10 +139,10 @@ TEST_CASE("sir: pinned counts") {
                 c.name, (unsigned long long)*ex.schedules, (unsigned long long)*n, (unsigned long long)*m,
                 (unsigned long long)*s, (unsigned long long)insensitive_pairs(*tm));
     CHECK(*n == *ex.schedules);
-    encoder::CheckOptions o;
+    check::CheckOptions o;
     o.bound = 60;
     o.reduction = "sir";
-    CHECK(verdict_agrees(ex.verdict, encoder::check(*tm, o).verdict));
+    CHECK(verdict_agrees(ex.verdict, check::check(*tm, o).verdict));
     CHECK(*s <= *m);
     CHECK(*s >= 1);
     if (c.strictly_fewer) CHECK(*s < *m);
@@ -171,19 +171,19 @@ void sir_random(std::uint64_t first, unsigned want) {
     fuzz::Program p = fuzz::generate(seed);
     auto tm = sir_model_of_text(p.to_c());
     REQUIRE(tm);
-    ir::ExploreOptions eo;
+    explicit_state::ExploreOptions eo;
     eo.bound = bound;
     eo.max_paths = 3000;
-    const ir::ExploreResult ex = ir::explore(*tm, eo);
-    if (ex.verdict == ir::ExploreVerdict::Unknown) {
+    const explicit_state::ExploreResult ex = explicit_state::explore(*tm, eo);
+    if (ex.verdict == explicit_state::ExploreVerdict::Unknown) {
       ++unknown;
       continue;
     }
     CAPTURE(seed);
-    encoder::CheckOptions o;
+    check::CheckOptions o;
     o.bound = bound;
     o.reduction = "sir";
-    const encoder::CheckResult r = encoder::check(*tm, o);
+    const check::CheckResult r = check::check(*tm, o);
     CHECK(verdict_agrees(ex.verdict, r.verdict));
     ++checked;
     if (insensitive_pairs(*tm)) ++with_pairs;

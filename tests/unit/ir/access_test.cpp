@@ -1,11 +1,12 @@
 // Static access summaries (ir/access.hpp) and their concrete evaluation.
 #include "builder.hpp"
 #include "ir/access.hpp"
-#include "ir/explorer.hpp"
+#include "explicit/explorer.hpp"
 
 #include <doctest/doctest.h>
 
 using namespace siren::ir;
+using namespace siren::explicit_state;
 using namespace siren::ir::test;
 
 namespace {

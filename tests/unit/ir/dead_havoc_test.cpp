@@ -1,7 +1,7 @@
 // Dead-havoc elimination in the thread model (docs/semantics.md, "Decisions made by the
 // thread model"): a Havoc whose value no path can read is dropped, every other one is kept.
 #include "builder.hpp"
-#include "ir/explorer.hpp"
+#include "explicit/explorer.hpp"
 #include "ir/interpreter.hpp"
 #include "ir/thread_model.hpp"
 #include "ir/validator.hpp"
@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 using namespace siren::ir;
+using namespace siren::explicit_state;
 using namespace siren::ir::test;
 
 namespace {

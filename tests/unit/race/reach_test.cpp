@@ -1,11 +1,11 @@
-// Control-state reachability (encoder::check_reach, `siren check --reach`) and what it is for:
+// Control-state reachability (race::check_reach, `siren check --reach`) and what it is for:
 // a scheduler reduction must keep every control state reachable (DESIGN.md §B8; issue 8).
 // Every control state the explorer reaches (the tuple of the threads' pcs, "finished"
 // included) is asked under none, mpor and sir over one encoding; each must be REACHABLE with
 // a replayed schedule. On fig1 and on the shared SV-COMP tasks the explorer finishes. (The
 // fuzz parts in ctest do the same on the 300 random programs.)
-#include "encoder/race.hpp"
-#include "ir/explorer.hpp"
+#include "race/race.hpp"
+#include "explicit/explorer.hpp"
 #include "tests/unit/encoder/count_helpers.hpp"
 
 #include <doctest/doctest.h>
@@ -25,10 +25,10 @@ using test::ReachCount;
 TEST_CASE("reach: every control state of fig1 is reachable under none, mpor and sir") {
   auto tm = test::model_of_file(std::string(SIREN_SOURCE_DIR) + "/../shared/examples/fig1.c");
   REQUIRE(tm);
-  ir::ExploreOptions eo;
+  explicit_state::ExploreOptions eo;
   eo.count_schedules = false;
-  const ir::ExploreResult ex = ir::explore(*tm, eo);
-  REQUIRE(ex.verdict == ir::ExploreVerdict::Safe);
+  const explicit_state::ExploreResult ex = explicit_state::explore(*tm, eo);
+  REQUIRE(ex.verdict == explicit_state::ExploreVerdict::Safe);
   // The explorer's count of control states (pinned: a change in the IR of fig1 shows here).
   CHECK(ex.control_states.size() == 146);
   for (const char* red : {"none", "mpor", "sir"}) {
@@ -48,16 +48,16 @@ TEST_CASE("reach: an unreachable control state is UNREACHABLE, with and without 
   ir::ThreadId t2 = 1;
   std::vector<std::uint32_t> not_done;
   for (std::uint32_t pc = 0; pc < tm->threads[t2].code.size(); ++pc) not_done.push_back(pc);
-  const std::vector<encoder::ControlTarget> targets{
+  const std::vector<race::ControlTarget> targets{
       {0, {static_cast<std::uint32_t>(tm->threads[0].code.size())}}, {t2, not_done}};
   for (const char* red : {"none", "mpor", "sir"}) {
     CAPTURE(red);
-    encoder::CheckOptions co;
+    check::CheckOptions co;
     co.bound = 60;
     co.reduction = red;
-    const encoder::RaceAnswer a = encoder::check_reach(*tm, co, targets);
+    const race::RaceAnswer a = race::check_reach(*tm, co, targets);
     CHECK(!a.internal_error);
-    CHECK(a.verdict == encoder::Verdict::Safe);
+    CHECK(a.verdict == check::Verdict::Safe);
   }
 }
 
@@ -81,12 +81,12 @@ TEST_CASE("reach: every control state the explorer reaches in the shared SV-COMP
     const std::string path = dir + category + "/" + input;
     auto tm = test::model_of_file(path);
     if (!tm) continue;
-    ir::ExploreOptions eo;
+    explicit_state::ExploreOptions eo;
     eo.bound = bound;
     eo.max_states = 20000;
     eo.count_schedules = false;
-    const ir::ExploreResult ex = ir::explore(*tm, eo);
-    if (ex.verdict == ir::ExploreVerdict::Unknown || ex.control_states.size() > 1500) continue;
+    const explicit_state::ExploreResult ex = explicit_state::explore(*tm, eo);
+    if (ex.verdict == explicit_state::ExploreVerdict::Unknown || ex.control_states.size() > 1500) continue;
     CAPTURE(path);
     bool complete = true;
     for (const char* red : {"mpor", "sir"}) {

@@ -1,6 +1,6 @@
 // Explicit-state model checking for `siren check` (the "explicit" engine): a search over the
 // global states of a ThreadModel with the concrete interpreter, built for speed, not for
-// counting. The explorer (ir/explorer.hpp) stays the simple test oracle; this engine is checked
+// counting. The explorer (explicit/explorer.hpp) stays the simple test oracle; this engine is checked
 // against it (tests/unit/encoder/search_test.cpp, and siren-fuzz's `--engine explicit`).
 //
 // * States are stored once, flattened into fixed-size rows of 64-bit words (long rows are cut
@@ -31,7 +31,15 @@
 #include <string>
 #include <vector>
 
-namespace siren::ir {
+namespace siren::explicit_state {
+
+using ir::AssertKind;
+using ir::SourceLoc;
+using ir::ThreadId;
+using ir::Value;
+using ir::Step;
+using ir::ThreadModel;
+using ir::Type;
 
 struct SearchOptions {
   std::int64_t nondet_min = -2;  // nondet domain (normalized into each type)
@@ -78,4 +86,4 @@ SearchResult search(const ThreadModel& tm, const SearchOptions& options);
 /// Is instruction `pc` of thread `t` invisible (see above)? Exposed for tests.
 bool invisible_step(const ThreadModel& tm, ThreadId t, std::uint32_t pc);
 
-}  // namespace siren::ir
+}  // namespace siren::explicit_state

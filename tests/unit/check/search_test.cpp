@@ -1,10 +1,10 @@
-// The explicit-state engine (ir/search.hpp) and `check --engine explicit|auto`: verdicts on
+// The explicit-state engine (explicit/search.hpp) and `check --engine explicit|auto`: verdicts on
 // small programs with known answers, agreement with the explorer (the oracle), the effect of
 // the invisible-step reduction, lazy initial nondet cells and budgets.
-#include "count_helpers.hpp"
-#include "encoder/bmc.hpp"
-#include "ir/explorer.hpp"
-#include "ir/search.hpp"
+#include "tests/unit/encoder/count_helpers.hpp"
+#include "check/check.hpp"
+#include "explicit/explorer.hpp"
+#include "explicit/search.hpp"
 
 #include <doctest/doctest.h>
 
@@ -56,8 +56,8 @@ int main(void) {
 TEST_CASE("search: the lost update is found, its trace replays, the locked version is SAFE") {
   for (int n : {1, 3}) {
     const ir::ThreadModel bad = model(counter(n, false));
-    const ir::SearchResult r = ir::search(bad, {});
-    CHECK(r.verdict == ir::SearchVerdict::Unsafe);
+    const explicit_state::SearchResult r = explicit_state::search(bad, {});
+    CHECK(r.verdict == explicit_state::SearchVerdict::Unsafe);
     REQUIRE(!r.error_trace.empty());
     const ir::ReplayResult rep = ir::replay(bad, r.error_initial_nondet, r.error_trace);
     CHECK(rep.steps_done == r.error_trace.size());
@@ -65,21 +65,21 @@ TEST_CASE("search: the lost update is found, its trace replays, the locked versi
     CHECK(rep.last.error_kind == ir::AssertKind::Property);
 
     const ir::ThreadModel good = model(counter(n, true));
-    const ir::SearchResult s = ir::search(good, {});
-    CHECK(s.verdict == ir::SearchVerdict::Safe);
+    const explicit_state::SearchResult s = explicit_state::search(good, {});
+    CHECK(s.verdict == explicit_state::SearchVerdict::Safe);
     CHECK(s.exhausted);
     // The reduction never changes the verdict, and it stores fewer states.
-    ir::SearchOptions no_por;
+    explicit_state::SearchOptions no_por;
     no_por.por = false;
-    const ir::SearchResult full = ir::search(good, no_por);
-    CHECK(full.verdict == ir::SearchVerdict::Safe);
+    const explicit_state::SearchResult full = explicit_state::search(good, no_por);
+    CHECK(full.verdict == explicit_state::SearchVerdict::Safe);
     CHECK(s.states < full.states);
     CHECK(s.reduced > 0);
     // The explorer (oracle) stores exactly the full graph's states.
-    ir::ExploreOptions eo;
+    explicit_state::ExploreOptions eo;
     eo.count_schedules = false;
-    const ir::ExploreResult ex = ir::explore(good, eo);
-    CHECK(ex.verdict == ir::ExploreVerdict::Safe);
+    const explicit_state::ExploreResult ex = explicit_state::explore(good, eo);
+    CHECK(ex.verdict == explicit_state::ExploreVerdict::Safe);
     CHECK(ex.states == full.states);
   }
 }
@@ -96,16 +96,16 @@ int main(void) {
   return 0;
 }
 )");
-  const ir::SearchResult r = ir::search(tm, {});
-  CHECK(r.verdict == ir::SearchVerdict::Safe);
+  const explicit_state::SearchResult r = explicit_state::search(tm, {});
+  CHECK(r.verdict == explicit_state::SearchVerdict::Safe);
   // BMC alone can only say SAFE up to the bound here; auto answers SAFE through the search.
-  encoder::CheckOptions co;
+  check::CheckOptions co;
   co.engine = "bmc";
   co.bound = 20;
-  CHECK(encoder::check(tm, co).verdict == encoder::Verdict::SafeUpToBound);
+  CHECK(check::check(tm, co).verdict == check::Verdict::SafeUpToBound);
   co.engine = "auto";
-  const encoder::CheckResult a = encoder::check(tm, co);
-  CHECK(a.verdict == encoder::Verdict::Safe);
+  const check::CheckResult a = check::check(tm, co);
+  CHECK(a.verdict == check::Verdict::Safe);
   CHECK(a.engine == "explicit");
 }
 
@@ -115,29 +115,29 @@ TEST_CASE("search: nondet values") {
 extern void reach_error(void);
 int main(void) { int x = __VERIFIER_nondet_int(); if (x == 1) reach_error(); return 0; }
 )");
-  CHECK(ir::search(bug, {}).verdict == ir::SearchVerdict::Unsafe);
+  CHECK(explicit_state::search(bug, {}).verdict == explicit_state::SearchVerdict::Unsafe);
   // A bug that needs x == 1000: outside the domain, so no SAFE claim either.
   const ir::ThreadModel far = model(R"(extern int __VERIFIER_nondet_int(void);
 extern void reach_error(void);
 int main(void) { int x = __VERIFIER_nondet_int(); if (x == 1000) reach_error(); return 0; }
 )");
-  const ir::SearchResult f = ir::search(far, {});
-  CHECK(f.verdict == ir::SearchVerdict::Unknown);
+  const explicit_state::SearchResult f = explicit_state::search(far, {});
+  CHECK(f.verdict == explicit_state::SearchVerdict::Unknown);
   CHECK(f.nondet_restricted);
   CHECK(f.exhausted);
   // auto then hands over to BMC, which finds it.
-  encoder::CheckOptions co;
+  check::CheckOptions co;
   co.engine = "auto";
   co.bound = 10;
-  const encoder::CheckResult a = encoder::check(far, co);
-  CHECK(a.verdict == encoder::Verdict::Unsafe);
+  const check::CheckResult a = check::check(far, co);
+  CHECK(a.verdict == check::Verdict::Unsafe);
   CHECK(a.engine == "bmc");
   // A bool nondet has a full domain: SAFE is exact.
   const ir::ThreadModel b = model(R"(extern _Bool __VERIFIER_nondet_bool(void);
 extern void reach_error(void);
 int main(void) { _Bool c = __VERIFIER_nondet_bool(); int x = c ? 2 : 3; if (x == 4) reach_error(); return 0; }
 )");
-  CHECK(ir::search(b, {}).verdict == ir::SearchVerdict::Safe);
+  CHECK(explicit_state::search(b, {}).verdict == explicit_state::SearchVerdict::Safe);
 }
 
 TEST_CASE("search: uninitialised cells are enumerated only when read before written") {
@@ -145,15 +145,15 @@ TEST_CASE("search: uninitialised cells are enumerated only when read before writ
   const ir::ThreadModel written = model(R"(extern void reach_error(void);
 int main(void) { int v[2]; int *p = v; p[0] = 1; p[1] = 2; if (p[0] + p[1] != 3) reach_error(); return 0; }
 )");
-  const ir::SearchResult w = ir::search(written, {});
-  CHECK(w.verdict == ir::SearchVerdict::Safe);
+  const explicit_state::SearchResult w = explicit_state::search(written, {});
+  CHECK(w.verdict == explicit_state::SearchVerdict::Safe);
   CHECK(!w.nondet_restricted);
   // Read before written: the values are enumerated (restricted domain), the bug found.
   const ir::ThreadModel read = model(R"(extern void reach_error(void);
 int main(void) { int v[2]; int *p = v; if (p[0] == -1) reach_error(); return 0; }
 )");
-  const ir::SearchResult r = ir::search(read, {});
-  CHECK(r.verdict == ir::SearchVerdict::Unsafe);
+  const explicit_state::SearchResult r = explicit_state::search(read, {});
+  CHECK(r.verdict == explicit_state::SearchVerdict::Unsafe);
   const ir::ReplayResult rep = ir::replay(read, r.error_initial_nondet, r.error_trace);
   CHECK(rep.last.outcome == ir::StepOutcome::Error);
 }
@@ -163,19 +163,19 @@ TEST_CASE("search: a reachable modelling limit is UNKNOWN, a property error afte
 void *t(void *arg) { return 0; }
 int main(void) { pthread_t h; while (1) pthread_create(&h, 0, t, 0); return 0; }
 )");
-  ir::SearchOptions so;
-  const ir::SearchResult r = ir::search(tm, so);
-  CHECK(r.verdict == ir::SearchVerdict::Unknown);
+  explicit_state::SearchOptions so;
+  const explicit_state::SearchResult r = explicit_state::search(tm, so);
+  CHECK(r.verdict == explicit_state::SearchVerdict::Unknown);
   REQUIRE(r.other_error.has_value());
   CHECK(r.other_error->find("modelling limit") != std::string::npos);
 }
 
 TEST_CASE("search: budgets give UNKNOWN, never SAFE") {
   const ir::ThreadModel tm = model(counter(6, true));
-  ir::SearchOptions so;
+  explicit_state::SearchOptions so;
   so.deadline = std::chrono::steady_clock::now();
-  const ir::SearchResult r = ir::search(tm, so);
-  CHECK(r.verdict == ir::SearchVerdict::Unknown);
+  const explicit_state::SearchResult r = explicit_state::search(tm, so);
+  CHECK(r.verdict == explicit_state::SearchVerdict::Unknown);
   CHECK(r.reason == "timeout");
   CHECK(!r.exhausted);
 }
@@ -186,7 +186,7 @@ TEST_CASE("search: invisible steps") {
   for (ir::ThreadId t = 0; t < tm.threads.size(); ++t)
     for (std::uint32_t pc = 0; pc < tm.threads[t].code.size(); ++pc) {
       const ir::Instr& in = tm.threads[t].code[pc];
-      const bool inv = ir::invisible_step(tm, t, pc);
+      const bool inv = explicit_state::invisible_step(tm, t, pc);
       (inv ? invisible : visible)++;
       if (in.kind == ir::InstrKind::Store || in.kind == ir::InstrKind::ThreadCreate ||
           in.kind == ir::InstrKind::ThreadJoin || in.kind == ir::InstrKind::Assert)
@@ -207,8 +207,8 @@ int main(void) {
   return 0;
 }
 )");
-  const ir::SearchResult r = ir::search(tm, {});
-  REQUIRE(r.verdict == ir::SearchVerdict::Unsafe);
+  const explicit_state::SearchResult r = explicit_state::search(tm, {});
+  REQUIRE(r.verdict == explicit_state::SearchVerdict::Unsafe);
   const ir::ReplayResult rep = ir::replay(tm, r.error_initial_nondet, r.error_trace);
   CHECK(rep.steps_done == r.error_trace.size());
   CHECK(rep.last.outcome == ir::StepOutcome::Error);
@@ -224,6 +224,6 @@ int main(void) {
   return 0;
 }
 )");
-  const ir::SearchResult s = ir::search(ok, {});
-  CHECK(s.verdict == ir::SearchVerdict::Safe);
+  const explicit_state::SearchResult s = explicit_state::search(ok, {});
+  CHECK(s.verdict == explicit_state::SearchVerdict::Safe);
 }

@@ -34,8 +34,8 @@
 // addresses of a live data cell; otherwise the answer is an internal error, never a race.
 #pragma once
 
-#include "encoder/bmc.hpp"
-#include "ir/explorer.hpp"
+#include "check/check.hpp"
+#include "explicit/explorer.hpp"
 #include "ir/interpreter.hpp"
 #include "ir/thread_model.hpp"
 
@@ -44,7 +44,12 @@
 #include <string>
 #include <vector>
 
-namespace siren::encoder {
+namespace siren::race {
+
+using check::CheckOptions;
+using check::CheckStats;
+using check::Verdict;
+using ir::TraceRow;
 
 /// One data access of an instruction: `addr` (an expression of `thread`'s code, evaluated
 /// before the step) designates the cell; it happens iff ValidPtr(addr).
@@ -123,7 +128,7 @@ void solve_race_queries(const ir::ThreadModel& tm, const std::vector<RaceQuery>&
 
 /// The control-state query for a control state of the explorer: every started thread at its
 /// pc (finished: code.size()); threads not started are left free.
-std::vector<ControlTarget> control_targets(const ir::ThreadModel& tm, const ir::ControlState& cs);
+std::vector<ControlTarget> control_targets(const ir::ThreadModel& tm, const explicit_state::ControlState& cs);
 
 /// `siren check --reach`: is a state with these control locations reachable? UNSAFE =
 /// reachable (the schedule is replayed), SAFE = unreachable (every execution ends within the
@@ -135,4 +140,4 @@ RaceAnswer check_reach(const ir::ThreadModel& tm, const CheckOptions& options,
 /// `siren race`: one query over all data accesses.
 RaceAnswer check_race(const ir::ThreadModel& tm, const CheckOptions& options, CheckStats* stats = nullptr);
 
-}  // namespace siren::encoder
+}  // namespace siren::race

@@ -1,9 +1,9 @@
-// Data-race queries (encoder/race.hpp) and triage helpers (encoder/triage.hpp) on small C
+// Data-race queries (race/race.hpp) and triage helpers (race/triage.hpp) on small C
 // programs: a racy counter, a lock-protected one, create/join-ordered accesses, disjoint array
 // cells, an atomic section, an atomic access against a plain one, a read/read pair; every race found was replayed. Each runs without
 // a reduction, under MPOR and under SIR.
-#include "encoder/race.hpp"
-#include "encoder/triage.hpp"
+#include "race/race.hpp"
+#include "race/triage.hpp"
 #include "frontend/frontend.hpp"
 #include "ir/thread_model.hpp"
 
@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 using namespace siren;
-using encoder::Verdict;
+using check::Verdict;
 
 namespace {
 
@@ -31,13 +31,13 @@ std::optional<ir::ThreadModel> model(const std::string& src) {
   return ir::build_thread_model(*fr.program, {});
 }
 
-encoder::RaceAnswer race(const std::string& src, const std::string& reduction) {
+race::RaceAnswer race_of(const std::string& src, const std::string& reduction) {
   auto tm = model(src);
   REQUIRE(tm);
-  encoder::CheckOptions co;
+  check::CheckOptions co;
   co.bound = 80;
   co.reduction = reduction;
-  return encoder::check_race(*tm, co);
+  return race::check_race(*tm, co);
 }
 
 // Every race test runs under each reduction: a reduction must keep every racy state reachable.
@@ -50,7 +50,7 @@ const char* kHeader = "#include <pthread.h>\n";
 TEST_CASE("race: unprotected counter races, and the race is replayed") {
   for (const char* red : kReductions) {
     CAPTURE(red);
-    auto r = race(std::string(kHeader) +
+    auto r = race_of(std::string(kHeader) +
                   "int c;\nvoid *w(void *a) { c++; return 0; }\n"
                   "int main() { pthread_t t; pthread_create(&t, 0, w, 0); c++; pthread_join(t, 0); return 0; }\n", red);
     CHECK(r.verdict == Verdict::Unsafe);
@@ -64,7 +64,7 @@ TEST_CASE("race: unprotected counter races, and the race is replayed") {
 TEST_CASE("race: a lock-protected counter is race-free (proven)") {
   for (const char* red : kReductions) {
     CAPTURE(red);
-    auto r = race(std::string(kHeader) +
+    auto r = race_of(std::string(kHeader) +
                   "int c; pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\n"
                   "void *w(void *a) { pthread_mutex_lock(&m); c++; pthread_mutex_unlock(&m); return 0; }\n"
                   "int main() { pthread_t t; pthread_create(&t, 0, w, 0);\n"
@@ -76,7 +76,7 @@ TEST_CASE("race: a lock-protected counter is race-free (proven)") {
 TEST_CASE("race: accesses ordered by create and join do not race") {
   for (const char* red : kReductions) {
     CAPTURE(red);
-    auto r = race(std::string(kHeader) +
+    auto r = race_of(std::string(kHeader) +
                   "int c;\nvoid *w(void *a) { c = 1; return 0; }\n"
                   "int main() { pthread_t t; c = 5; pthread_create(&t, 0, w, 0); pthread_join(t, 0); c = 2; return c; }\n", red);
     CHECK(r.verdict == Verdict::Safe);
@@ -86,11 +86,11 @@ TEST_CASE("race: accesses ordered by create and join do not race") {
 TEST_CASE("race: disjoint array cells do not race; the same cell does") {
   for (const char* red : kReductions) {
     CAPTURE(red);
-    auto safe = race(std::string(kHeader) +
+    auto safe = race_of(std::string(kHeader) +
                      "int a[4];\nvoid *w(void *x) { a[1] = 1; return 0; }\n"
                      "int main() { pthread_t t; pthread_create(&t, 0, w, 0); a[2] = 2; pthread_join(t, 0); return 0; }\n", red);
     CHECK(safe.verdict == Verdict::Safe);
-    auto racy = race(std::string(kHeader) +
+    auto racy = race_of(std::string(kHeader) +
                      "int a[4];\nvoid *w(void *x) { int i = 1; a[i] = 1; return 0; }\n"
                      "int main() { pthread_t t; pthread_create(&t, 0, w, 0); int j = 1; a[j] = 2; pthread_join(t, 0); return 0; }\n", red);
     CHECK(racy.verdict == Verdict::Unsafe);
@@ -101,13 +101,13 @@ TEST_CASE("race: disjoint array cells do not race; the same cell does") {
 TEST_CASE("race: accesses inside atomic sections do not race; reads never race with reads") {
   for (const char* red : kReductions) {
     CAPTURE(red);
-    auto r = race(std::string(kHeader) +
+    auto r = race_of(std::string(kHeader) +
                   "void __VERIFIER_atomic_inc(void);\nint c;\n"
                   "void __VERIFIER_atomic_inc(void) { c++; }\n"
                   "void *w(void *a) { __VERIFIER_atomic_inc(); return 0; }\n"
                   "int main() { pthread_t t; pthread_create(&t, 0, w, 0); __VERIFIER_atomic_inc(); pthread_join(t, 0); return 0; }\n", red);
     CHECK(r.verdict == Verdict::Safe);
-    auto rr = race(std::string(kHeader) +
+    auto rr = race_of(std::string(kHeader) +
                    "int c = 3, d;\nvoid *w(void *a) { d = c; return 0; }\n"
                    "int main() { pthread_t t; int x; pthread_create(&t, 0, w, 0); x = c; pthread_join(t, 0); return x; }\n", red);
     CHECK(rr.verdict == Verdict::Safe);
@@ -118,7 +118,7 @@ TEST_CASE("race: an atomic access and a plain one race; the racy state is inside
   // Issue 17: a thread at an atomic block stands at all of the block's accesses.
   for (const char* red : kReductions) {
     CAPTURE(red);
-    auto r = race(std::string(kHeader) +
+    auto r = race_of(std::string(kHeader) +
                   "int m;\nvoid __VERIFIER_atomic_set(int v) { int u = v + 1; m = u; }\n"
                   "void *w(void *a) { __VERIFIER_atomic_set(1); return 0; }\n"
                   "int main() { pthread_t t; pthread_create(&t, 0, w, 0); int s = m; pthread_join(t, 0); return s; }\n", red);
@@ -131,7 +131,7 @@ TEST_CASE("race: an atomic access and a plain one race; the racy state is inside
 }
 
 TEST_CASE("triage: warning ids are order-insensitive and compare files by basename") {
-  encoder::SrcLoc a{"dir/x.c", 3, 1}, b{"x.c", 7, 0};
-  CHECK(encoder::warning_id(a, b) == encoder::warning_id(b, encoder::SrcLoc{"x.c", 3, 1}));
-  CHECK(encoder::warning_id(a, b) != encoder::warning_id(a, encoder::SrcLoc{"x.c", 8, 0}));
+  race::SrcLoc a{"dir/x.c", 3, 1}, b{"x.c", 7, 0};
+  CHECK(race::warning_id(a, b) == race::warning_id(b, race::SrcLoc{"x.c", 3, 1}));
+  CHECK(race::warning_id(a, b) != race::warning_id(a, race::SrcLoc{"x.c", 8, 0}));
 }

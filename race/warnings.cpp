@@ -1,22 +1,15 @@
-// Warnings input, location matching and must-lockset candidates (encoder/triage.hpp).
-#include "encoder/triage.hpp"
-
-#include "encoder/engine.hpp"
-#include "ir/concurrency.hpp"
+// Warning files (race/warnings.hpp): SARIF 2.1.0, a JSON array of location pairs, or CSV rows.
+#include "race/warnings.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <fstream>
-#include <map>
-#include <set>
 #include <sstream>
 #include <unordered_set>
 
-namespace siren::encoder {
-
-namespace {
+namespace siren::race {
 
 std::string basename_of(const std::string& f) {
   std::string s = f;
@@ -24,6 +17,8 @@ std::string basename_of(const std::string& f) {
   const auto p = s.find_last_of('/');
   return p == std::string::npos ? s : s.substr(p + 1);
 }
+
+namespace {
 
 std::uint64_t fnv1a(const std::string& s) {
   std::uint64_t h = 1469598103934665603ull;
@@ -196,109 +191,4 @@ std::vector<Warning> parse_warnings(const std::string& path) {
   return uniq;
 }
 
-std::vector<RaceAccess> accesses_at(const ir::ThreadModel& tm, const SrcLoc& loc) {
-  const std::string base = basename_of(loc.file);
-  std::vector<RaceAccess> line_acc;
-  for (ir::ThreadId t = 0; t < tm.threads.size(); ++t)
-    for (std::uint32_t i = 0; i < tm.threads[t].code.size(); ++i) {
-      const auto& l = tm.threads[t].code[i].loc;
-      if (l.line != loc.line || l.file >= tm.files.size() || basename_of(tm.files[l.file]) != base) continue;
-      auto a = data_accesses(tm, t, i);
-      line_acc.insert(line_acc.end(), a.begin(), a.end());
-    }
-  if (loc.column == 0) return line_acc;
-  std::vector<RaceAccess> exact;
-  for (const auto& a : line_acc)
-    if (tm.threads[a.thread].code[a.pc].loc.col == loc.column) exact.push_back(a);
-  return exact.empty() ? line_acc : exact;
-}
-
-TriageQuery triage_query(const ir::ThreadModel& tm, const Warning& w) {
-  TriageQuery q;
-  q.query.first = accesses_at(tm, w.first);
-  q.query.second = accesses_at(tm, w.second);
-  if (q.query.first.empty() || q.query.second.empty()) {
-    q.decided = "NO_ACCESS";
-    return q;
-  }
-  bool possible = false;
-  for (const auto& a : q.query.first)
-    for (const auto& b : q.query.second) possible = possible || (a.thread != b.thread && (a.write || b.write));
-  if (!possible) q.decided = "NO_RACE";
-  return q;
-}
-
-const char* triage_verdict_name(Verdict v) {
-  switch (v) {
-    case Verdict::Unsafe: return "RACE";
-    case Verdict::Safe: return "NO_RACE";
-    case Verdict::SafeUpToBound: return "NO_RACE_UP_TO_BOUND";
-    case Verdict::Unknown: return "UNKNOWN";
-  }
-  return "UNKNOWN";
-}
-
-std::vector<Warning> lockset_candidates(const ir::ThreadModel& tm) {
-  // Candidate objects of pointer expressions, from the encoder's own analysis.
-  solvers::TermManager terms;
-  auto dp = solvers::make_cadical_bitblaster(terms);
-  auto sch = reduction::make_scheduler_constraints("none", tm);
-  Engine e(tm, terms, *dp, *sch);
-
-  struct Acc {
-    RaceAccess a;
-    const std::set<std::uint64_t>* locks;
-    std::vector<std::pair<ir::ObjectId, std::int64_t>> cells;  // cell -1: any cell of the object
-  };
-  std::vector<std::vector<std::optional<std::set<std::uint64_t>>>> ls(tm.threads.size());
-  std::vector<Acc> accs;
-  for (ir::ThreadId t = 0; t < tm.threads.size(); ++t) {
-    ls[t] = ir::must_locksets(tm, t);
-    for (std::uint32_t i = 0; i < tm.threads[t].code.size(); ++i) {
-      if (!ls[t][i]) continue;  // unreachable code
-      for (const RaceAccess& a : data_accesses(tm, t, i)) {
-        Acc x{a, &*ls[t][i], {}};
-        if (a.addr->op == ir::Op::ObjAddr) {
-          if (is_data_cell(tm, a.addr->obj, static_cast<std::uint32_t>(a.addr->value)))
-            x.cells.push_back({a.addr->obj, static_cast<std::int64_t>(static_cast<std::uint32_t>(a.addr->value))});
-        } else {
-          for (ir::ObjectId o : e.candidates(a.addr)) x.cells.push_back({o, -1});
-        }
-        if (!x.cells.empty()) accs.push_back(std::move(x));
-      }
-    }
-  }
-  auto may_alias = [](const Acc& x, const Acc& y) {
-    for (const auto& [o1, c1] : x.cells)
-      for (const auto& [o2, c2] : y.cells)
-        if (o1 == o2 && (c1 < 0 || c2 < 0 || c1 == c2)) return true;
-    return false;
-  };
-  auto loc_of = [&](const RaceAccess& a) {
-    const auto& l = tm.threads[a.thread].code[a.pc].loc;
-    return SrcLoc{l.file < tm.files.size() ? tm.files[l.file] : std::string(), l.line, l.col};
-  };
-  std::vector<Warning> out;
-  std::unordered_set<std::string> seen;
-  for (std::size_t i = 0; i < accs.size(); ++i)
-    for (std::size_t j = i + 1; j < accs.size(); ++j) {
-      const Acc& x = accs[i];
-      const Acc& y = accs[j];
-      if (x.a.thread == y.a.thread || !(x.a.write || y.a.write)) continue;
-      if (x.locks->count(ir::kAtomicKey) && y.locks->count(ir::kAtomicKey)) continue;
-      bool common = false;
-      for (std::uint64_t k : *x.locks)
-        if (k != ir::kAtomicKey && y.locks->count(k)) common = true;
-      if (common || !may_alias(x, y)) continue;
-      Warning w;
-      w.first = loc_of(x.a);
-      w.second = loc_of(y.a);
-      if (w.second.line < w.first.line || (w.second.line == w.first.line && w.second.column < w.first.column))
-        std::swap(w.first, w.second);
-      w.id = warning_id(w.first, w.second);
-      if (seen.insert(w.id).second) out.push_back(std::move(w));
-    }
-  return out;
-}
-
-}  // namespace siren::encoder
+}  // namespace siren::race

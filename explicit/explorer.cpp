@@ -1,5 +1,5 @@
-// Explicit-state explorer (ir/explorer.hpp).
-#include "ir/explorer.hpp"
+// Explicit-state explorer (explicit/explorer.hpp).
+#include "explicit/explorer.hpp"
 
 #include "ir/access.hpp"
 
@@ -9,7 +9,9 @@
 #include <unordered_map>
 #include <unordered_set>
 
-namespace siren::ir {
+namespace siren::explicit_state {
+
+using namespace ir;
 
 const char* explore_verdict_name(ExploreVerdict v) {
   switch (v) {
@@ -589,4 +591,4 @@ ExploreResult explore(const ThreadModel& tm, const ExploreOptions& options) {
   return Explorer(tm, options).run();
 }
 
-}  // namespace siren::ir
+}  // namespace siren::explicit_state

@@ -1,5 +1,5 @@
-#include "builder.hpp"
-#include "ir/explorer.hpp"
+#include "../ir/builder.hpp"
+#include "explicit/explorer.hpp"
 #include "ir/interpreter.hpp"
 #include "ir/thread_model.hpp"
 
@@ -9,6 +9,7 @@
 #include <set>
 
 using namespace siren::ir;
+using namespace siren::explicit_state;
 using namespace siren::ir::test;
 
 namespace {

@@ -1,5 +1,5 @@
-// Data-race queries over one incremental encoding (encoder/race.hpp, DESIGN.md §B7).
-#include "encoder/race.hpp"
+// Data-race queries over one incremental encoding (race/race.hpp, DESIGN.md §B7).
+#include "race/race.hpp"
 
 #include "encoder/engine.hpp"
 #include "ir/access.hpp"
@@ -14,7 +14,9 @@
 #include <new>
 #include <optional>
 
-namespace siren::encoder {
+namespace siren::race {
+
+using namespace encoder;  // the BMC engine these queries are encoded in
 
 namespace {
 using clock = std::chrono::steady_clock;
@@ -212,7 +214,7 @@ void RaceSession::extract(unsigned k, const RaceQuery& q, RaceAnswer& ans) {
     const ir::State before = state;
     const ir::StepResult r = interp.step(state, schedule[j]);
     if (r.outcome != ir::StepOutcome::Ok) return internal(fmt::format("step {} did not execute", j + 1));
-    ans.trace.push_back(make_trace_row(tm_, interp, static_cast<unsigned>(j + 1), schedule[j], r, before, state));
+    ans.trace.push_back(ir::make_trace_row(tm_, interp, static_cast<unsigned>(j + 1), schedule[j], r, before, state));
     ans.schedule.push_back(schedule[j].thread);
   }
 
@@ -469,7 +471,7 @@ void solve_race_queries(const ir::ThreadModel& tm, const std::vector<RaceQuery>&
         wrapped(i, a);
       }
   }
-  if (stats) stats->peak_rss_mb = peak_rss_mb();
+  if (stats) stats->peak_rss_mb = check::peak_rss_mb();
 }
 
 namespace {
@@ -484,11 +486,11 @@ RaceAnswer solve_one(const ir::ThreadModel& tm, RaceQuery query, const CheckOpti
 }
 }  // namespace
 
-std::vector<ControlTarget> control_targets(const ir::ThreadModel& tm, const ir::ControlState& cs) {
+std::vector<ControlTarget> control_targets(const ir::ThreadModel& tm, const explicit_state::ControlState& cs) {
   std::vector<ControlTarget> out;
   for (ir::ThreadId t = 0; t < cs.pcs.size() && t < tm.threads.size(); ++t) {
-    if (cs.pcs[t] == ir::ControlState::kNotStarted) continue;
-    const auto pc = cs.pcs[t] == ir::ControlState::kFinished ? static_cast<std::uint32_t>(tm.threads[t].code.size())
+    if (cs.pcs[t] == explicit_state::ControlState::kNotStarted) continue;
+    const auto pc = cs.pcs[t] == explicit_state::ControlState::kFinished ? static_cast<std::uint32_t>(tm.threads[t].code.size())
                                                              : static_cast<std::uint32_t>(cs.pcs[t]);
     out.push_back({t, {pc}});
   }
@@ -508,4 +510,4 @@ RaceAnswer check_race(const ir::ThreadModel& tm, const CheckOptions& options, Ch
   return solve_one(tm, std::move(q), options, stats);
 }
 
-}  // namespace siren::encoder
+}  // namespace siren::race

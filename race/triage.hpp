@@ -1,6 +1,6 @@
 // Triage of static race warnings (DESIGN.md §B7, "Triage pipeline"; Part C, "Triage
 // amortisation"): warnings are pairs of source locations; each becomes a race query
-// (encoder/race.hpp) over the accesses of the thread model at those locations, and all
+// (race/race.hpp) over the accesses of the thread model at those locations, and all
 // queries of one program share one encoding.
 //
 // Inputs: SARIF 2.1.0 (each result's locations[0] paired with each of its relatedLocations,
@@ -11,37 +11,15 @@
 // least one writing, with disjoint must-locksets and not both inside atomic sections.
 #pragma once
 
-#include "encoder/race.hpp"
 #include "ir/thread_model.hpp"
+#include "race/race.hpp"
+#include "race/warnings.hpp"
 
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
-namespace siren::encoder {
-
-struct SrcLoc {
-  std::string file;
-  unsigned line = 0;
-  unsigned column = 0;  // 0: not given
-};
-
-struct Warning {
-  SrcLoc first, second;
-  std::string id;  // stable: hash of the two locations (order-insensitive, file by basename)
-};
-
-/// Thrown by parse_warnings for malformed input; the message names the entry.
-struct WarningsError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-/// Parses a SARIF / JSON / CSV warnings file (format by content). Duplicates (same id) are
-/// dropped, the first kept.
-std::vector<Warning> parse_warnings(const std::string& path);
-
-std::string warning_id(const SrcLoc& a, const SrcLoc& b);
+namespace siren::race {
 
 /// The data accesses of the thread model at a source location: file compared by basename,
 /// equal line; the column, if given and some access there has exactly that column, selects
@@ -62,4 +40,4 @@ TriageQuery triage_query(const ir::ThreadModel& tm, const Warning& w);
 /// "RACE", "NO_RACE", "NO_RACE_UP_TO_BOUND", "UNKNOWN".
 const char* triage_verdict_name(Verdict v);
 
-}  // namespace siren::encoder
+}  // namespace siren::race

@@ -25,7 +25,16 @@
 #include <string>
 #include <vector>
 
-namespace siren::ir {
+namespace siren::explicit_state {
+
+using ir::AssertKind;
+using ir::SourceLoc;
+using ir::ThreadId;
+using ir::Value;
+using ir::Step;
+using ir::ThreadModel;
+using ir::Type;
+using ir::State;
 
 struct ExploreOptions {
   std::size_t bound = 0;            // max steps per execution; 0 = unbounded
@@ -86,4 +95,4 @@ std::vector<std::vector<Value>> nondet_product(const std::vector<std::vector<Val
 /// `main:file.c:12 t#1:file.c:5 t#2:-` (`-` not started, `done` finished; ` [terminated]`).
 std::string format_control_state(const ThreadModel& tm, const ControlState& cs);
 
-}  // namespace siren::ir
+}  // namespace siren::explicit_state

@@ -1,8 +1,8 @@
-// Explicit-state search for `siren check` (ir/search.hpp).
-#include "ir/search.hpp"
+// Explicit-state search for `siren check` (explicit/search.hpp).
+#include "explicit/search.hpp"
 
 #include "ir/access.hpp"
-#include "ir/explorer.hpp"
+#include "explicit/explorer.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -11,7 +11,9 @@
 #include <unordered_map>
 #include <unordered_set>
 
-namespace siren::ir {
+namespace siren::explicit_state {
+
+using namespace ir;
 
 namespace {
 
@@ -853,4 +855,4 @@ SearchResult search(const ThreadModel& tm, const SearchOptions& options) {
   return Search(tm, options).run();
 }
 
-}  // namespace siren::ir
+}  // namespace siren::explicit_state
