@@ -13,6 +13,7 @@
 // Instructions a thread cannot be at in frame k (its pc reachable set, a BFS over the code
 // from pc 0 grown by one instruction per frame) are not encoded in that frame.
 #include "encoder/engine.hpp"
+#include "ir/cfg.hpp"
 
 #include <algorithm>
 
@@ -27,18 +28,10 @@ const ir::Type kU64 = ir::Type::integer(64, false);
 
 using Writers = std::vector<std::pair<Term, Term>>;
 
+// The pcs a thread may be at next: the transition relation's rule, with every Goto (also an
+// always-taken one) listing both targets, as its frame condition does.
 void successors(const ir::ThreadCode& th, std::uint32_t i, std::vector<std::uint32_t>& out) {
-  const auto size = static_cast<std::uint32_t>(th.code.size());
-  const ir::Instr& in = th.code[i];
-  switch (in.kind) {
-    case InstrKind::ThreadExit: out.push_back(size); return;
-    case InstrKind::Abort: return;  // stays (the program has terminated)
-    case InstrKind::Goto:
-      out.push_back(in.target);
-      out.push_back(i + 1);
-      return;
-    default: out.push_back(i + 1); return;
-  }
+  for (std::uint32_t v : ir::successors(th.code, i, {.taken_goto_falls_through = true})) out.push_back(v);
 }
 }  // namespace
 

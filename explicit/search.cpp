@@ -2,6 +2,7 @@
 #include "explicit/search.hpp"
 
 #include "ir/access.hpp"
+#include "ir/cfg.hpp"
 #include "explicit/explorer.hpp"
 
 #include <algorithm>
@@ -243,12 +244,8 @@ std::vector<std::vector<std::shared_ptr<const Future>>> futures(const ThreadMode
     const auto& code = tm.threads[t].code;
     const auto n = static_cast<std::uint32_t>(code.size());
     std::vector<std::vector<std::uint32_t>> succ(n);
-    for (std::uint32_t i = 0; i < n; ++i) {
-      const Instr& in = code[i];
-      if (in.kind == InstrKind::ThreadExit || in.kind == InstrKind::Abort) continue;
-      if (in.kind == InstrKind::Goto && in.target < n) succ[i].push_back(in.target);
-      if (i + 1 < n) succ[i].push_back(i + 1);
-    }
+    for (std::uint32_t i = 0; i < n; ++i)
+      succ[i] = successors(code, i, {.exit_to_end = false, .taken_goto_falls_through = true, .include_end = false});
     // Tarjan (iterative): components come out in reverse topological order.
     std::vector<std::int64_t> index(n, -1), low(n, 0), comp(n, -1);
     std::vector<char> on(n, 0);

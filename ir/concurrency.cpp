@@ -2,6 +2,8 @@
 // thread's code (intersection at joins for must-facts, union for may-started).
 #include "ir/concurrency.hpp"
 
+#include "ir/cfg.hpp"
+
 #include <algorithm>
 #include <functional>
 #include <iterator>
@@ -10,13 +12,10 @@
 namespace siren::ir {
 namespace {
 
+// The dataflow stops at the thread's end; an always-taken goto also falls through (more paths,
+// still sound).
 std::vector<std::uint32_t> flow_successors(const std::vector<Instr>& code, std::uint32_t i) {
-  const Instr& in = code[i];
-  std::vector<std::uint32_t> s;
-  if (in.kind == InstrKind::ThreadExit || in.kind == InstrKind::Abort) return s;
-  if (in.kind == InstrKind::Goto) s.push_back(in.target);
-  s.push_back(i + 1);  // also after an unconditional goto: more paths, still sound
-  return s;
+  return successors(code, i, {.exit_to_end = false, .taken_goto_falls_through = true, .include_end = true});
 }
 
 std::uint64_t cell_key(ExprRef a) { return (std::uint64_t{a->obj} << 32) | static_cast<std::uint32_t>(a->value); }

@@ -3,6 +3,7 @@
 
 #include "encoder/engine.hpp"
 #include "ir/access.hpp"
+#include "ir/cfg.hpp"
 
 #include <fmt/format.h>
 
@@ -20,17 +21,6 @@ using namespace encoder;  // the BMC engine these queries are encoded in
 
 namespace {
 using clock = std::chrono::steady_clock;
-
-bool is_sync_instr(ir::InstrKind k) {
-  switch (k) {
-    case ir::InstrKind::Lock: case ir::InstrKind::TryLock: case ir::InstrKind::Unlock:
-    case ir::InstrKind::RdLock: case ir::InstrKind::WrLock: case ir::InstrKind::RwUnlock:
-    case ir::InstrKind::CondSignal: case ir::InstrKind::CondBroadcast: case ir::InstrKind::CondWait:
-    case ir::InstrKind::ThreadCreate:
-      return true;
-    default: return false;
-  }
-}
 }  // namespace
 
 bool atomic_held_by_neither(std::uint32_t atomic, ir::ThreadId t1, ir::ThreadId t2) {
@@ -50,7 +40,7 @@ std::vector<RaceAccess> data_accesses(const ir::ThreadModel& tm, ir::ThreadId t,
   for (const ir::Access& a : ir::memory_accesses(tm, t, pc)) {
     if (!a.addr) continue;
     // The synchronization instruction's own cell operation (its operand's loads stay).
-    if (is_sync_instr(in.kind) && a.addr == in.a) continue;
+    if (ir::sync_address_operand(in.kind) && a.addr == in.a) continue;
     bool dup = false;
     for (const RaceAccess& r : out) dup = dup || (r.addr == a.addr && r.write == a.write);
     if (!dup) out.push_back({t, pc, a.addr, a.write});

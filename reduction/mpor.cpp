@@ -33,6 +33,7 @@
 #include "reduction/mpor.hpp"
 
 #include "ir/access.hpp"
+#include "ir/cfg.hpp"
 
 #include <map>
 #include <unordered_map>
@@ -190,13 +191,9 @@ class Mpor final : public SchedulerConstraints {
       const auto& code = tm.threads[t].code;
       const auto n = static_cast<std::uint32_t>(code.size());
       if (begin_pcs_[t].empty()) continue;
-      auto succ = [&](std::uint32_t i) {
-        std::vector<std::uint32_t> out;
-        const ir::Instr& in = code[i];
-        if (in.kind == ir::InstrKind::ThreadExit || in.kind == ir::InstrKind::Abort || in.kind == ir::InstrKind::AtomicEnd) return out;
-        if (in.kind == ir::InstrKind::Goto && in.target < n) out.push_back(in.target);
-        if (i + 1 < n) out.push_back(i + 1);
-        return out;
+      auto succ = [&](std::uint32_t i) {  // a block's region ends at its AtomicEnd
+        if (code[i].kind == ir::InstrKind::AtomicEnd) return std::vector<std::uint32_t>{};
+        return ir::successors(code, i, {.exit_to_end = false, .taken_goto_falls_through = true, .include_end = false});
       };
       // region: locations an open block can be at (after an AtomicBegin, up to an AtomicEnd)
       std::vector<char> region(n, 0);

@@ -31,6 +31,7 @@
 
 #include "invariants/transaction_graph.hpp"
 #include "ir/access.hpp"
+#include "ir/cfg.hpp"
 #include "reduction/mpor.hpp"
 
 #include <algorithm>
@@ -59,14 +60,9 @@ bool debug() {
   return on;
 }
 
-bool is_sync(InstrKind k) {
-  switch (k) {
-    case InstrKind::Assign: case InstrKind::Store: case InstrKind::Goto: case InstrKind::Assert:
-    case InstrKind::Havoc: case InstrKind::Skip:
-      return false;
-    default: return true;
-  }
-}
+// The flow of SIR's blocks and chains: the thread's code ends at ThreadExit, an always-taken
+// goto does not fall through, pc = code.size() (the thread finished) is listed.
+constexpr ir::SuccessorRule kSirFlow{.exit_to_end = false, .taken_goto_falls_through = false, .include_end = true};
 
 bool is_conditional(const ir::Instr& in) {
   if (in.kind == InstrKind::Assume || in.kind == InstrKind::Assert) return true;
@@ -112,7 +108,7 @@ class Analysis {
     for (ir::ThreadId t = 0; t < n_; ++t)
       for (std::uint32_t pc = 0; pc < tm_.threads[t].code.size(); ++pc) {
         const ir::Instr& in = tm_.threads[t].code[pc];
-        if (is_sync(in.kind))
+        if (ir::is_sync_step(in.kind))
           for (const ir::Access& a : ir::memory_accesses(tm_, t, pc))
             if (a.static_cell()) sync_cells_.insert(key(a));
       }
@@ -166,8 +162,7 @@ class Analysis {
       in[v] = 1;
       const ir::Instr& x = code[v];
       if (x.kind == InstrKind::AtomicEnd) continue;
-      if (x.kind == InstrKind::Goto && x.target < code.size()) work.push_back(x.target);
-      if (!(x.kind == InstrKind::Goto && (!x.a || (x.a->is_const() && x.a->value != 0)))) work.push_back(v + 1);
+      for (std::uint32_t s : ir::successors(code, v, kSirFlow)) work.push_back(s);
     }
     return in;
   }
@@ -246,12 +241,7 @@ class Analysis {
 
   std::vector<std::uint32_t> successors(ir::ThreadId t, std::uint32_t pc) const {
     const auto& code = tm_.threads[t].code;
-    const ir::Instr& in = code[pc];
-    std::vector<std::uint32_t> out;
-    if (in.kind == InstrKind::ThreadExit || in.kind == InstrKind::Abort) return out;
-    if (in.kind == InstrKind::Goto && in.target < code.size()) out.push_back(in.target);
-    if (!(in.kind == InstrKind::Goto && (!in.a || (in.a->is_const() && in.a->value != 0)))) out.push_back(pc + 1);
-    return out;
+    return ir::successors(code, pc, kSirFlow);
   }
 
   /// A data-dependent conditional at r inside a transaction (r is no node location; it reads
@@ -388,14 +378,13 @@ class Analysis {
         steps.push_back(v);
         const ir::Instr& in = code[v];
         if (in.kind == InstrKind::AtomicEnd && v != pc) continue;
-        if (in.kind == InstrKind::Goto && in.target < code.size()) work.push_back(in.target);
-        if (!(in.kind == InstrKind::Goto && (!in.a || (in.a->is_const() && in.a->value != 0)))) work.push_back(v + 1);
+        for (std::uint32_t s : ir::successors(code, v, kSirFlow)) work.push_back(s);
       }
     }
     std::vector<std::pair<CellKey, bool>> out;
     for (std::uint32_t s : steps) {
       const InstrKind k = code[s].kind;
-      if (is_sync(k) && !(steps.size() > 1 && (k == InstrKind::AtomicBegin || k == InstrKind::AtomicEnd)))
+      if (ir::is_sync_step(k) && !(steps.size() > 1 && (k == InstrKind::AtomicBegin || k == InstrKind::AtomicEnd)))
         return std::nullopt;
       for (const ir::Access& a : ir::accesses(tm_, t, s)) {
         if (a.kind == ir::LocKind::Cell) {
