@@ -39,6 +39,10 @@ class ThreadModel {
 
   ExprManager& exprs() { return *exprs_; }
   const ExprManager& exprs() const { return *exprs_; }
+  /// Builds new expressions beside the model's own. The manager is hash-consed and only grows:
+  /// a new node never changes an existing one, so analyses that hold the model by const&
+  /// (MPOR's summaries, SIR's substitutions) may build expressions without changing the model.
+  ExprManager& expr_builder() const { return *exprs_; }
 
   std::vector<std::string> files;
   std::vector<Object> objects;      // objects[0] is null

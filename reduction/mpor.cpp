@@ -93,9 +93,8 @@ class Mpor final : public SchedulerConstraints {
   explicit Mpor(const ir::ThreadModel& tm, ChainFilter filter = {})
       : tm_(tm), n_(tm.threads.size()), filter_(std::move(filter)) {
     // The summary needs a few expressions that are not in the code (ValidPtr of an address,
-    // the create counter as an expression); the expression manager is hash-consed and only
-    // grows, so adding nodes does not change the model.
-    ir::ExprManager& em = const_cast<ir::ThreadModel&>(tm).exprs();
+    // the create counter as an expression).
+    ir::ExprManager& em = tm.expr_builder();
     prep_.resize(n_);
     begin_pcs_.resize(n_);
     end_pcs_.resize(n_);

@@ -5,6 +5,8 @@
 #include "reduction/mpor.hpp"
 #include "reduction/sir.hpp"
 
+#include <utility>
+
 namespace siren::reduction {
 namespace {
 
@@ -17,33 +19,10 @@ class NoReduction final : public SchedulerConstraints {
   }
 };
 
-// TEST ONLY (tools/fuzz, issue 4): a deliberately UNSOUND reduction. No preemption: a thread
-// that can still move keeps running (sel^{k-1} = u ∧ enabled_u^k ⇒ sel^k = u), which drops
-// interleavings and hence bugs. It exists so that ctest can prove the differential
-// fuzzer (siren-fuzz --test-reduction test-broken) catches a broken reduction. It is not in
-// scheduler_constraint_names() and `siren check` does not accept it.
-class BrokenTestReduction final : public SchedulerConstraints {
- public:
-  explicit BrokenTestReduction(std::size_t threads) : threads_(threads) {}
-  std::string name() const override { return "test-broken"; }
-  std::vector<solvers::Term> add_frame(solvers::TermManager& terms,
-                                       const std::vector<FrameView>& frames) override {
-    std::vector<solvers::Term> out;
-    if (frames.size() < 2) return out;
-    const FrameView& prev = frames[frames.size() - 2];
-    const FrameView& cur = frames.back();
-    for (std::size_t u = 0; u < threads_; ++u)
-      for (std::size_t t = 0; t < threads_; ++t)
-        if (t != u)
-          out.push_back(terms.mk_not(terms.mk_and(
-              terms.mk_and(prev.selected(static_cast<ir::ThreadId>(u)), cur.enabled[u]),
-              cur.selected(static_cast<ir::ThreadId>(t)))));
-    return out;
-  }
-
- private:
-  std::size_t threads_;
-};
+std::vector<std::pair<std::string, ReductionMaker>>& test_reductions() {
+  static std::vector<std::pair<std::string, ReductionMaker>> extra;
+  return extra;
+}
 
 }  // namespace
 
@@ -52,8 +31,13 @@ std::unique_ptr<SchedulerConstraints> make_scheduler_constraints(const std::stri
   if (name == "none") return std::make_unique<NoReduction>();
   if (name == "mpor") return make_mpor(tm);
   if (name == "sir") return make_sir(tm);
-  if (name == "test-broken") return std::make_unique<BrokenTestReduction>(tm.threads.size());
+  for (const auto& [extra, make] : test_reductions())
+    if (name == extra) return make(tm);
   return nullptr;
+}
+
+void register_test_reduction(const std::string& name, ReductionMaker make) {
+  test_reductions().emplace_back(name, std::move(make));
 }
 
 std::vector<std::string> scheduler_constraint_names() { return {"none", "mpor", "sir"}; }

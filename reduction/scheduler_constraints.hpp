@@ -63,4 +63,13 @@ std::unique_ptr<SchedulerConstraints> make_scheduler_constraints(const std::stri
 /// Names make_scheduler_constraints accepts.
 std::vector<std::string> scheduler_constraint_names();
 
+/// Makes a reduction for a thread model.
+using ReductionMaker = std::function<std::unique_ptr<SchedulerConstraints>(const ir::ThreadModel&)>;
+
+/// TEST ONLY: makes `name` a reduction make_scheduler_constraints accepts, without listing it in
+/// scheduler_constraint_names() (which `siren check` checks its --reduction against). Tools and
+/// tests register deliberately broken reductions this way (tools/fuzz/broken_reduction.cpp),
+/// to show that their oracles catch them; no product code registers one.
+void register_test_reduction(const std::string& name, ReductionMaker make);
+
 }  // namespace siren::reduction

@@ -352,7 +352,7 @@ class Analysis {
       if (!n) return nullptr;
       kids.push_back(n);
     }
-    return const_cast<ir::ThreadModel&>(tm_).exprs().rebuild(e, kids);
+    return tm_.expr_builder().rebuild(e, kids);
   }
   static CellKey key(const ir::Access& a) {
     return {a.addr->obj, static_cast<std::uint32_t>(a.addr->offset())};

@@ -4,6 +4,7 @@
 //   siren-fuzz --print SEED                   print the C program of one seed
 // Prints `programs N, disagreements D` and the SAFE/UNSAFE mix; exit 0 iff D == 0 (with
 // --expect-disagreements: iff D > 0, for the test that a broken encoder is caught).
+#include "tools/fuzz/broken_reduction.hpp"
 #include "tools/fuzz/driver.hpp"
 #include "tools/fuzz/generator.hpp"
 
@@ -20,6 +21,7 @@ namespace fs = std::filesystem;
 using namespace siren::fuzz;
 
 int main(int argc, char** argv) {
+  register_broken_reduction();  // --test-reduction test-broken (unlisted: only named runs use it)
   CLI::App app{"siren-fuzz: random concurrent C programs, explorer vs. siren check (every reduction and solver)"};
   std::uint64_t programs = 0, seed = 1;
   double minutes = 0;

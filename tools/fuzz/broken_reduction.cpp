@@ -1,0 +1,51 @@
+// TEST ONLY: a deliberately unsound scheduler reduction for the differential fuzzer (see
+// tools/fuzz/README.md). It lives here, not in reduction/: siren-fuzz registers it with
+// reduction::register_test_reduction, and nothing in siren itself can make it.
+#include "tools/fuzz/broken_reduction.hpp"
+
+#include "reduction/scheduler_constraints.hpp"
+
+#include <memory>
+
+namespace siren::fuzz {
+namespace {
+
+using reduction::FrameView;
+
+// TEST ONLY (tools/fuzz, issue 4): a deliberately UNSOUND reduction. No preemption: a thread
+// that can still move keeps running (sel^{k-1} = u ∧ enabled_u^k ⇒ sel^k = u), which drops
+// interleavings and hence bugs. It exists so that ctest can prove the differential
+// fuzzer (siren-fuzz --test-reduction test-broken) catches a broken reduction. It is not in
+// scheduler_constraint_names() and `siren check` does not accept it.
+class BrokenTestReduction final : public reduction::SchedulerConstraints {
+ public:
+  explicit BrokenTestReduction(std::size_t threads) : threads_(threads) {}
+  std::string name() const override { return "test-broken"; }
+  std::vector<solvers::Term> add_frame(solvers::TermManager& terms,
+                                       const std::vector<FrameView>& frames) override {
+    std::vector<solvers::Term> out;
+    if (frames.size() < 2) return out;
+    const FrameView& prev = frames[frames.size() - 2];
+    const FrameView& cur = frames.back();
+    for (std::size_t u = 0; u < threads_; ++u)
+      for (std::size_t t = 0; t < threads_; ++t)
+        if (t != u)
+          out.push_back(terms.mk_not(terms.mk_and(
+              terms.mk_and(prev.selected(static_cast<ir::ThreadId>(u)), cur.enabled[u]),
+              cur.selected(static_cast<ir::ThreadId>(t)))));
+    return out;
+  }
+
+ private:
+  std::size_t threads_;
+};
+
+}  // namespace
+
+void register_broken_reduction() {
+  reduction::register_test_reduction("test-broken", [](const ir::ThreadModel& tm) {
+    return std::unique_ptr<reduction::SchedulerConstraints>(new BrokenTestReduction(tm.threads.size()));
+  });
+}
+
+}  // namespace siren::fuzz
