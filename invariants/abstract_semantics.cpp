@@ -6,9 +6,11 @@
 // value is linear in its own cluster, else an interval assignment; a store through a pointer
 // forgets every cell it may reach. `exec` is the transfer function of one instruction: mutexes
 // and create counters are data, so a Lock is the guard m = 0 and an assignment.
+#include "invariants/abstract_semantics.hpp"
 #include "invariants/builder.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <set>
 
 namespace siren::invariants::detail {
@@ -615,3 +617,21 @@ void Builder::exec(const std::vector<std::int32_t>& locs, const std::vector<std:
 }
 
 }  // namespace siren::invariants::detail
+
+namespace siren::invariants {
+
+// ---- the guard semantics for other modules (abstract_semantics.hpp) -------------------------
+struct GuardDecider::Impl {
+  TgOptions options;
+  TransactionGraph unused;  // what a Builder builds: nothing here
+  detail::Builder builder;
+  Impl(const ir::ThreadModel& tm, const TransactionGraph& g) : builder(tm, options, unused) { builder.adopt_vars(g); }
+};
+
+GuardDecider::GuardDecider(const ir::ThreadModel& tm, const TransactionGraph& g)
+    : impl_(std::make_unique<Impl>(tm, g)) {}
+GuardDecider::~GuardDecider() = default;
+
+int GuardDecider::decide(const TgState& s, ir::ThreadId t, ir::ExprRef c) { return impl_->builder.decide(s, t, c); }
+
+}  // namespace siren::invariants

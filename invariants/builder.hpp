@@ -50,6 +50,13 @@ class Builder {
   // fixpoint.cpp
   void run();
 
+  // clusters.cpp: instead of make_vars, the variables and clusters of a graph built before (for
+  // GuardDecider, abstract_semantics.hpp)
+  void adopt_vars(const TransactionGraph& g);
+
+  // abstract_semantics.cpp
+  int decide(const TgState& s, ThreadId t, ExprRef c);
+
  private:
   // ---- the graph (fixpoint.cpp) ------------------------------------------------------------
   struct Node {
@@ -106,7 +113,6 @@ class Builder {
   AVal eval(const TgState& s, ThreadId t, ExprRef e);
   // guards
   static bool qbot(const TgState& s);
-  int decide(const TgState& s, ThreadId t, ExprRef c);
   void set_bottom(TgState& s) const;
   void apply_le(TgState& s, const Lin& l) const;
   void apply_ne(TgState& s, const Lin& d) const;

@@ -113,6 +113,19 @@ void Builder::make_vars() {
   g_.clusters = clusters_;
 }
 
+/// For GuardDecider: the variables and clusters of `g`, indexed as make_vars indexes them.
+void Builder::adopt_vars(const TransactionGraph& g) {
+  vars_ = g.vars;
+  clusters_ = g.clusters;
+  local_var_.resize(tm_.threads.size());
+  for (std::size_t t = 0; t < tm_.threads.size(); ++t) local_var_[t].assign(tm_.threads[t].locals.size(), -1);
+  for (int v = 0; v < static_cast<int>(vars_.size()); ++v) {
+    const TgVar& x = vars_[v];
+    if (x.kind == TgVar::Cell) cell_var_[key(x.obj, x.cell)] = v;
+    else local_var_[x.thread][x.local] = v;
+  }
+}
+
 std::uint64_t Builder::key(ir::ObjectId o, std::uint32_t c) { return (std::uint64_t{o} << 32) | c; }
 
 int Builder::const_cell(ExprRef p) const {
