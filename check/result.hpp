@@ -45,15 +45,15 @@ inline const char* verdict_name(Verdict v) {
 ///            explicit search answers programs whose reachable state space is small (including
 ///            SAFE for programs with infinite executions, which BMC can never prove); BMC answers
 ///            programs with wide nondet inputs and deep state spaces.
-/// The library default is bmc (race, triage and the tests rely on BMC's bounded semantics);
-/// `siren check` defaults to auto.
+/// The defaults are `siren check`'s (its options are bound to these fields). Race and reach
+/// queries (race/) use the BMC whatever `engine` says.
 struct CheckOptions {
-  std::string engine = "bmc";
+  std::string engine = "auto";
   double explicit_share = 0.8;
   double explicit_share_restricted = 0.3;
   std::size_t explicit_memory_mb = 4096;
   unsigned bound = 200;             // K: executions of at most K steps are explored
-  std::string reduction = "none";   // reduction/scheduler_constraints.hpp names
+  std::string reduction = "sir";    // reduction/scheduler_constraints.hpp names
   std::string solver = "cadical";
   /// false (default): every frame is a real step and the property is asked at every depth.
   /// true: frames may be idle (absorbing), so one query at depth k covers all depths <= k and

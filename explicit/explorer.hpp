@@ -27,15 +27,6 @@
 
 namespace siren::explicit_state {
 
-using ir::AssertKind;
-using ir::SourceLoc;
-using ir::ThreadId;
-using ir::Value;
-using ir::Step;
-using ir::ThreadModel;
-using ir::Type;
-using ir::State;
-
 struct ExploreOptions {
   std::size_t bound = 0;            // max steps per execution; 0 = unbounded
   std::int64_t nondet_min = -2;     // nondet domain (normalized into each type)
@@ -63,12 +54,12 @@ struct ExploreResult {
   std::string reason;  // why Unknown / SafeUpToBound
 
   // The first error found (BFS: a shortest one; Property errors take precedence).
-  std::optional<AssertKind> error_kind;
+  std::optional<ir::AssertKind> error_kind;
   std::string error_message;
-  SourceLoc error_loc;
-  ThreadId error_thread = 0;
-  std::vector<Value> error_initial_nondet;  // for replay()
-  std::vector<Step> error_trace;            // the schedule with nondet values, error step last
+  ir::SourceLoc error_loc;
+  ir::ThreadId error_thread = 0;
+  std::vector<ir::Value> error_initial_nondet;  // for replay()
+  std::vector<ir::Step> error_trace;            // the schedule with nondet values, error step last
 
   std::size_t states = 0;                   // distinct reachable global states (error steps excluded)
   std::set<ControlState> control_states;    // their control parts
@@ -83,16 +74,16 @@ struct ExploreResult {
   std::string counting_note;                          // why they were not computed
 };
 
-ExploreResult explore(const ThreadModel& tm, const ExploreOptions& options);
+ExploreResult explore(const ir::ThreadModel& tm, const ExploreOptions& options);
 
 /// The nondet values tried for type `t`: lo..hi normalized into `t` (duplicates removed; only
 /// null for pointers); sets `restricted` when the type has more values than that.
-std::vector<Value> nondet_domain(Type t, std::int64_t lo, std::int64_t hi, bool& restricted);
+std::vector<ir::Value> nondet_domain(ir::Type t, std::int64_t lo, std::int64_t hi, bool& restricted);
 /// The Cartesian product of `doms`, at most `cap` tuples (`capped` is set when cut).
-std::vector<std::vector<Value>> nondet_product(const std::vector<std::vector<Value>>& doms, std::size_t cap,
+std::vector<std::vector<ir::Value>> nondet_product(const std::vector<std::vector<ir::Value>>& doms, std::size_t cap,
                                                bool& capped);
 
 /// `main:file.c:12 t#1:file.c:5 t#2:-` (`-` not started, `done` finished; ` [terminated]`).
-std::string format_control_state(const ThreadModel& tm, const ControlState& cs);
+std::string format_control_state(const ir::ThreadModel& tm, const ControlState& cs);
 
 }  // namespace siren::explicit_state

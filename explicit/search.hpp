@@ -33,14 +33,6 @@
 
 namespace siren::explicit_state {
 
-using ir::AssertKind;
-using ir::SourceLoc;
-using ir::ThreadId;
-using ir::Value;
-using ir::Step;
-using ir::ThreadModel;
-using ir::Type;
-
 struct SearchOptions {
   std::int64_t nondet_min = -2;  // nondet domain (normalized into each type)
   std::int64_t nondet_max = 2;
@@ -72,8 +64,8 @@ struct SearchResult {
   std::optional<std::string> other_error;
   bool nondet_restricted = false;
   // Unsafe: the error as replay() takes it, error step last.
-  std::vector<Value> error_initial_nondet;
-  std::vector<Step> error_trace;
+  std::vector<ir::Value> error_initial_nondet;
+  std::vector<ir::Step> error_trace;
   std::string error_message;
   std::size_t states = 0;      // distinct states stored
   std::size_t expanded = 0;    // states whose successors were computed
@@ -81,9 +73,9 @@ struct SearchResult {
   std::size_t state_words = 0; // words per stored state
 };
 
-SearchResult search(const ThreadModel& tm, const SearchOptions& options);
+SearchResult search(const ir::ThreadModel& tm, const SearchOptions& options);
 
 /// Is instruction `pc` of thread `t` invisible (see above)? Exposed for tests.
-bool invisible_step(const ThreadModel& tm, ThreadId t, std::uint32_t pc);
+bool invisible_step(const ir::ThreadModel& tm, ir::ThreadId t, std::uint32_t pc);
 
 }  // namespace siren::explicit_state

@@ -3,22 +3,11 @@
 // forward data-flow pass per thread for the pcs that may run outside an atomic section.
 #include "invariants/program_facts.hpp"
 
+#include "ir/cfg.hpp"
+
 #include <deque>
 
 namespace siren::invariants::detail {
-
-namespace {
-
-bool is_sync_addr_kind(InstrKind k) {
-  switch (k) {
-    case InstrKind::Lock: case InstrKind::TryLock: case InstrKind::Unlock: case InstrKind::RdLock:
-    case InstrKind::WrLock: case InstrKind::RwUnlock: case InstrKind::CondSignal: case InstrKind::CondBroadcast:
-      return true;
-    default: return false;
-  }
-}
-
-}  // namespace
 
 Facts::Facts(const ir::ThreadModel& tm) : tm_(tm) {
   escaped_.assign(tm.objects.size(), false);
@@ -53,13 +42,8 @@ Facts::Facts(const ir::ThreadModel& tm) : tm_(tm) {
           work.push_back(n);
         }
       };
-      if (in.kind == InstrKind::ThreadExit || in.kind == InstrKind::Abort) continue;
-      if (in.kind == InstrKind::Goto) {
-        push(in.target);
-        if (!(in.a && in.a->is_const() && in.a->value != 0)) push(pc + 1);
-      } else {
-        push(pc + 1);
-      }
+      // The thread's code ends at ThreadExit; an always-taken goto does not fall through.
+      for (std::uint32_t n : ir::successors(code, pc, {.exit_to_end = false, .include_end = false})) push(n);
     }
     outside_.push_back(std::vector<bool>(code.size()));
     for (std::size_t pc = 0; pc < code.size(); ++pc) outside_.back()[pc] = (st[pc] & 1) || st[pc] == 0;
@@ -119,7 +103,7 @@ InstrFacts Facts::scan_instr(const Instr& in) {
       scan(in.b, false, f);
       break;
     default:
-      if (is_sync_addr_kind(in.kind)) {
+      if (ir::sync_address_operand(in.kind)) {
         f.inherently_visible = true;
         access(in.a, f, true);
         scan(in.b, false, f);

@@ -23,6 +23,9 @@ std::vector<std::uint32_t> successors(const std::vector<Instr>& code, std::uint3
       add(in.target);
       if (rule.taken_goto_falls_through || !always_taken(in)) add(pc + 1);
       return out;
+    case InstrKind::Assert:
+      if (!(rule.failing_assert_ends && in.a && in.a->is_const() && in.a->value == 0)) add(pc + 1);
+      return out;
     default: add(pc + 1); return out;
   }
 }

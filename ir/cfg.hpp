@@ -25,6 +25,10 @@ struct SuccessorRule {
   bool taken_goto_falls_through = false;
   /// false: only pcs inside the code (code.size(), "finished", is left out).
   bool include_end = true;
+  /// true: an Assert whose condition is constant false (reach_error()) has no successor: the
+  /// step is an error, and no execution continues after it (the thread model's dead-code
+  /// pruning). false: the transition relation's view, where the step's successor is pc + 1.
+  bool failing_assert_ends = false;
 };
 
 /// The pcs instruction `pc` of `code` may move to, under `rule`.

@@ -14,9 +14,7 @@ namespace {
 
 // The dataflow stops at the thread's end; an always-taken goto also falls through (more paths,
 // still sound).
-std::vector<std::uint32_t> flow_successors(const std::vector<Instr>& code, std::uint32_t i) {
-  return successors(code, i, {.exit_to_end = false, .taken_goto_falls_through = true, .include_end = true});
-}
+constexpr SuccessorRule kFlow{.exit_to_end = false, .taken_goto_falls_through = true, .include_end = true};
 
 std::uint64_t cell_key(ExprRef a) { return (std::uint64_t{a->obj} << 32) | static_cast<std::uint32_t>(a->value); }
 constexpr std::uint64_t kLocalTag = std::uint64_t{1} << 63;
@@ -54,7 +52,7 @@ std::vector<std::optional<std::set<std::uint64_t>>> must_locksets(const ThreadMo
       case InstrKind::AtomicEnd: out.erase(kAtomicKey); break;
       default: break;
     }
-    for (std::uint32_t s : flow_successors(code, i)) {
+    for (std::uint32_t s : successors(code, i, kFlow)) {
       if (s >= code.size()) continue;
       if (!in[s]) {
         in[s] = out;
@@ -117,14 +115,14 @@ CreateJoinOrder create_join_order(const ThreadModel& tm, ThreadId p) {
   // Creates of p that start exactly one thread and run at most once (on no cycle).
   auto on_cycle = [&](std::uint32_t pc) {
     std::vector<char> seen(code.size(), 0);
-    std::vector<std::uint32_t> work = flow_successors(code, pc);
+    std::vector<std::uint32_t> work = successors(code, pc, kFlow);
     while (!work.empty()) {
       const std::uint32_t v = work.back();
       work.pop_back();
       if (v >= code.size() || seen[v]) continue;
       if (v == pc) return true;
       seen[v] = 1;
-      for (std::uint32_t s : flow_successors(code, v)) work.push_back(s);
+      for (std::uint32_t s : successors(code, v, kFlow)) work.push_back(s);
     }
     return false;
   };
@@ -188,7 +186,7 @@ CreateJoinOrder create_join_order(const ThreadModel& tm, ThreadId p) {
         break;
       default: break;
     }
-    for (std::uint32_t s : flow_successors(code, i)) {
+    for (std::uint32_t s : successors(code, i, kFlow)) {
       if (s >= code.size()) continue;
       if (!in[s]) {
         in[s] = out;

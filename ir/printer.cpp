@@ -1,6 +1,8 @@
 // Printing of IR programs and thread-model code (ir/printer.hpp).
 #include "ir/printer.hpp"
 
+#include "ir/cfg.hpp"
+
 #include <functional>
 #include <sstream>
 
@@ -118,7 +120,7 @@ std::string fmt_instr(const std::vector<Object>& objects, const std::vector<Loca
       if (!in.message.empty()) os << "  // " << in.message;
       break;
     case InstrKind::Goto:
-      if (!in.a || (in.a->is_const() && in.a->value)) os << "goto " << in.target;
+      if (always_taken(in)) os << "goto " << in.target;
       else os << "if " << E(in.a) << " goto " << in.target;
       break;
     case InstrKind::Call: {
@@ -286,7 +288,7 @@ std::string print_dot(const Program& p) {
       os << "    " << node(i) << " [label=\"" << dot_escape(format_instr(p, f, f.body[i])) << "\"];\n";
     for (std::size_t i = 0; i < f.body.size(); ++i) {
       const Instr& in = f.body[i];
-      const bool uncond_goto = in.kind == InstrKind::Goto && (!in.a || (in.a->is_const() && in.a->value));
+      const bool uncond_goto = always_taken(in);
       if (in.kind == InstrKind::Goto)
         os << "    " << node(i) << " -> " << node(in.target) << " [label=\""
            << dot_escape(in.a ? format_expr(p, f, in.a) : "true") << "\"];\n";

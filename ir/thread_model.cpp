@@ -1,6 +1,7 @@
 // The thread model (docs/semantics.md, "Threads"): inlining, create-site slots, lowering.
 #include "ir/thread_model.hpp"
 
+#include "ir/cfg.hpp"
 #include "ir/printer.hpp"
 
 #include <algorithm>
@@ -327,24 +328,12 @@ class ThreadBuilder {
   std::vector<FunctionId> stack_;
 };
 
-std::vector<std::vector<std::uint32_t>> successors(const std::vector<Instr>& code) {
+// Dead-code pruning: what can run after each instruction (nothing after ThreadExit or a
+// failing assert, no fall-through after an always-taken goto).
+std::vector<std::vector<std::uint32_t>> live_successors(const std::vector<Instr>& code) {
   std::vector<std::vector<std::uint32_t>> succ(code.size());
-  for (std::uint32_t i = 0; i < code.size(); ++i) {
-    const Instr& in = code[i];
-    switch (in.kind) {
-      case InstrKind::Abort:
-      case InstrKind::ThreadExit: break;
-      case InstrKind::Goto:
-        succ[i].push_back(in.target);
-        if (!(in.a && in.a->is_const() && in.a->value)) succ[i].push_back(i + 1);
-        break;
-      case InstrKind::Assert:
-        if (!(in.a && in.a->is_const() && !in.a->value)) succ[i].push_back(i + 1);
-        break;
-      default: succ[i].push_back(i + 1); break;
-    }
-    std::erase_if(succ[i], [&](std::uint32_t s) { return s >= code.size(); });
-  }
+  for (std::uint32_t i = 0; i < code.size(); ++i)
+    succ[i] = ir::successors(code, i, {.exit_to_end = false, .include_end = false, .failing_assert_ends = true});
   return succ;
 }
 
@@ -405,7 +394,7 @@ void drop_dead_havocs(ThreadCode& tc) {
     }
   }
 
-  const auto succ = successors(tc.code);
+  const auto succ = live_successors(tc.code);
   std::vector<char> dead(n, 0);
   std::size_t ndead = 0;
   std::vector<std::uint64_t> gen(n), kill(n), live_in(n);
@@ -503,7 +492,7 @@ ThreadModel build_thread_model(const Program& program, const ThreadModelOptions&
 
     // Slots for the create sites of this thread (code order): one per site first, then the
     // remaining budget round-robin over the sites on a CFG cycle.
-    const auto succ = successors(tc.code);
+    const auto succ = live_successors(tc.code);
     const std::size_t nsites = b.create_sites.size();
     std::vector<unsigned> slots(nsites, 0);
     std::vector<bool> cyclic(nsites, false);

@@ -34,7 +34,7 @@
 // addresses of a live data cell; otherwise the answer is an internal error, never a race.
 #pragma once
 
-#include "check/check.hpp"
+#include "check/result.hpp"
 #include "explicit/explorer.hpp"
 #include "ir/interpreter.hpp"
 #include "ir/thread_model.hpp"

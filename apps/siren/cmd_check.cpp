@@ -33,15 +33,12 @@
 namespace siren::app {
 namespace {
 
-constexpr unsigned kDefaultBound = 200;
-
 struct CheckArgs {
   std::string file;
-  unsigned bound = kDefaultBound;
   FrontArgs front;
-  std::string reduction = "sir";
-  std::string solver = "cadical";
-  std::string engine = "auto";
+  /// --bound, --reduction, --solver, --engine: bound to these fields, so the defaults of
+  /// `siren check` are the library's (check/result.hpp).
+  check::CheckOptions options;
   double timeout = 0;    // 0 = none
   unsigned memory = 0;   // MB, 0 = none
   bool json = false;
@@ -352,11 +349,7 @@ int run_check(const CheckArgs& a) {
     }
     const ir::ThreadModel& tm = *lm.tm;
 
-    check::CheckOptions co;
-    co.bound = a.bound;
-    co.reduction = a.reduction;
-    co.solver = a.solver;
-    co.engine = a.engine;
+    check::CheckOptions co = a.options;
     // The explicit search's state storage is freed before BMC starts; keep a margin for the
     // interpreter's working states and the front end's memory.
     if (a.memory > 0) co.explicit_memory_mb = std::max<std::size_t>(16, a.memory * 6 / 10);
@@ -365,14 +358,14 @@ int run_check(const CheckArgs& a) {
       co.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                 std::chrono::duration<double>(a.timeout));
     if (!a.reach.empty()) {
-      if (a.engine == "explicit" || a.count_schedules || a.solver != "cadical") {
+      if (a.options.engine == "explicit" || a.count_schedules || a.options.solver != "cadical") {
         std::fprintf(stderr, "siren: --reach runs the BMC engine with CaDiCaL (not with --engine explicit, "
-                             "--count-schedules or --solver %s)\n", a.solver.c_str());
+                             "--count-schedules or --solver %s)\n", a.options.solver.c_str());
         return kExitUsage;
       }
       return run_reach(tm, a, co, start);
     }
-    if (a.solver == "portfolio") {
+    if (a.options.solver == "portfolio") {
       // The explicit search runs once, here; the two solver processes then run BMC only.
       if (co.engine != "bmc" && !co.count_schedules) {
         if (check::check_explicit(tm, co, result)) {
@@ -419,8 +412,8 @@ void add_check_command(CLI::App& app, int& exit_code) {
       "SAFE up to bound K (not a proof), UNKNOWN (unsupported C, timeout, memory limit,\n"
       "possible memory-safety error or modelling limit).");
   cmd->add_option("file", args->file, "C source file")->required();
-  add_bound_option(cmd, args->bound);
-  cmd->add_option("--reduction", args->reduction,
+  add_bound_option(cmd, args->options.bound);
+  cmd->add_option("--reduction", args->options.reduction,
                   "Scheduler reduction of the BMC engine: sir (default; schedule-insensitivity reduction: MPOR "
                   "whose dependency chains skip the location pairs the octagon invariants prove "
                   "schedule-insensitive; MPOR where the analysis gives up; `siren tg` shows the pairs), mpor "
@@ -432,7 +425,7 @@ void add_check_command(CLI::App& app, int& exit_code) {
             return "unknown reduction '" + s + "' (use none, mpor or sir)";
           },
           "none|mpor|sir", "REDUCTION"));
-  cmd->add_option("--engine", args->engine,
+  cmd->add_option("--engine", args->options.engine,
                   "auto (default): explicit-state search for up to 80% of --timeout (30% once it draws nondet values "
                   "from a restricted domain or reaches a modelling limit, which then ends the check with UNKNOWN; "
                   "SAFE when every reachable state is visited, UNSAFE with a trace), then interleaved BMC with the "
@@ -449,7 +442,7 @@ void add_check_command(CLI::App& app, int& exit_code) {
                   "comma-separated; thread names as `siren explore` prints them (main, t#1, ...). REACHABLE "
                   "(exit 10, replayed schedule), UNREACHABLE, UNREACHABLE up to bound K or UNKNOWN (BMC with "
                   "the chosen --reduction)");
-  cmd->add_option("--solver", args->solver,
+  cmd->add_option("--solver", args->options.solver,
                   "Solver: cadical (default; bit-blasting), z3 (in-process SMT), boolector (the boolector "
                   "program, one process per query), portfolio (cadical and z3 in two processes, first "
                   "definite answer wins)")

@@ -21,7 +21,7 @@ namespace {
 
 struct RaceArgs {
   std::string file;
-  unsigned bound = 200;
+  unsigned bound = check::CheckOptions{}.bound;
   FrontArgs front;
   std::string reduction = "none";
   std::string solver = "cadical";

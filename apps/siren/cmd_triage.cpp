@@ -46,7 +46,7 @@ struct TriageArgs {
   std::string out;
   std::string sarif;
   unsigned jobs = 1;
-  unsigned bound = 200;
+  unsigned bound = check::CheckOptions{}.bound;
   FrontArgs front;
   double timeout = 0;        // per warning (solving time)
   double total_timeout = 0;  // whole run

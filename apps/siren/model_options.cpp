@@ -33,7 +33,7 @@ void add_front_options(CLI::App* cmd, FrontArgs& a) {
 void add_bound_option(CLI::App* cmd, unsigned& bound) {
   cmd->add_option("--bound,-k", bound,
                   "Explore executions of at most K steps (one step = one instruction of one thread; "
-                  "default 200)")
+                  "default " + std::to_string(check::CheckOptions{}.bound) + ")")
       ->check(CLI::Range(1u, 100000000u));
 }
 

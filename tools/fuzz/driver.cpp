@@ -1,7 +1,6 @@
 // The differential driver and the shrinker (tools/fuzz/driver.hpp).
 #include "tools/fuzz/driver.hpp"
 
-#include "encoder/engine.hpp"
 #include "race/race.hpp"
 #include "frontend/frontend.hpp"
 #include "ir/interpreter.hpp"

@@ -45,6 +45,8 @@ check::CheckResult check_file(const std::string& path, unsigned bound = 80, unsi
   tmo.max_threads = threads;
   const ir::ThreadModel tm = ir::build_thread_model(*fr.program, tmo);
   check::CheckOptions co;
+  co.engine = "bmc";
+  co.reduction = "none";
   co.bound = bound;
   return check::check(tm, co);
 }
@@ -341,6 +343,8 @@ int main(void) { pthread_t i, j; pthread_create(&i, 0, t, 0); pthread_create(&j,
   REQUIRE(fr.status == frontend::FrontendStatus::Ok);
   const ir::ThreadModel tm = ir::build_thread_model(*fr.program, {});
   check::CheckOptions co;
+  co.engine = "bmc";
+  co.reduction = "none";
   co.bound = 100000;
   co.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(700);
   const auto start = std::chrono::steady_clock::now();

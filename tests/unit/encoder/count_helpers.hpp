@@ -43,6 +43,7 @@ inline std::optional<ir::ThreadModel> model_of_text(const std::string& text, con
 inline std::optional<std::uint64_t> count_schedules(const ir::ThreadModel& tm,
                                                     const std::string& reduction, unsigned bound) {
   check::CheckOptions o;
+  o.engine = "bmc";
   o.bound = bound;
   o.reduction = reduction;
   o.count_schedules = true;

@@ -140,6 +140,7 @@ TEST_CASE("sir: pinned counts") {
                 (unsigned long long)*s, (unsigned long long)insensitive_pairs(*tm));
     CHECK(*n == *ex.schedules);
     check::CheckOptions o;
+    o.engine = "bmc";
     o.bound = 60;
     o.reduction = "sir";
     CHECK(verdict_agrees(ex.verdict, check::check(*tm, o).verdict));
@@ -181,6 +182,7 @@ void sir_random(std::uint64_t first, unsigned want) {
     }
     CAPTURE(seed);
     check::CheckOptions o;
+    o.engine = "bmc";
     o.bound = bound;
     o.reduction = "sir";
     const check::CheckResult r = check::check(*tm, o);
