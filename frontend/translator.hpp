@@ -203,7 +203,6 @@ class Translator {
   std::vector<CellSpec> union_cells(const RecordDecl* rd, QualType t, SourceLocation loc);
   std::uint64_t field_offset(const FieldDecl* fd, SourceLocation loc);
   void flatten(QualType t, const std::string& name, SourceLocation loc, std::vector<CellSpec>& out);
-  QualType array_elem(QualType t);
   std::optional<std::uint64_t> byte_to_cell(QualType t, std::uint64_t bytes, SourceLocation loc);
 
   // ---- objects (objects.cpp) --------------------------------------------------------------
@@ -218,7 +217,6 @@ class Translator {
   // ---- functions and emission (functions.cpp) ---------------------------------------------
   ir::FunctionId function_id(const FunctionDecl* fd);
   void translate_function(const FunctionDecl* fd);
-  void finish_function();
   void fuse_loads();
   void collect_addr_taken(const Stmt* s);
 

@@ -188,11 +188,6 @@ void Translator::flatten(QualType t, const std::string& name, SourceLocation loc
   out.push_back({name, scalar_type(t, loc), CellKind::Data});
 }
 
-QualType Translator::array_elem(QualType t) {
-  if (const auto* at = ctx_.getAsArrayType(t)) return at->getElementType();
-  return t;
-}
-
 // byte offset (from a constant evaluation) -> cell offset
 std::optional<std::uint64_t> Translator::byte_to_cell(QualType t, std::uint64_t bytes,
                                                       SourceLocation loc) {
