@@ -1,0 +1,441 @@
+// Models of the C library functions that are more than one instruction: strcpy, strncpy,
+// strlen, strcmp, memset and memcpy are emitted in place as loops of one-access instructions,
+// so that other threads interleave between their single-cell reads and writes as with a
+// byte-by-byte libc (rv_string_call); main's argc and argv are nondeterministic input
+// (main_arguments), and sscanf reads main's argument strings as arbitrary strings (rv_sscanf).
+#include "frontend/translator.hpp"
+
+#include <clang/AST/ParentMapContext.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+
+namespace siren::frontend {
+
+// ---------------------------------------------------------------------------------------
+// Library models: string.h, main's arguments, sscanf
+
+namespace {
+QualType pointee_of(ASTContext& ctx, const Expr* e) {  // of the argument before any cast
+  const QualType t = e->IgnoreParenCasts()->getType();
+  if (const auto* at = ctx.getAsArrayType(t)) return at->getElementType();
+  if (t->isPointerType()) return t->getPointeeType();
+  return QualType();
+}
+}  // namespace
+
+// Whether only the sign of integer expression `e` is observable: it is only compared with 0
+// (`e == 0`, `e < 0`, ...), negated, used as a condition or an operand of && / ||, possibly
+// through parentheses and widening casts to a signed type or to bool.
+bool Translator::sign_only(const Expr* e) {
+  for (int depth = 0; depth < 16; ++depth) {
+    const auto parents = ctx_.getParents(*e);
+    if (parents.size() != 1) return false;
+    const DynTypedNode& p = parents[0];
+    if (const auto* pe = p.get<ParenExpr>()) {
+      e = pe;
+      continue;
+    }
+    if (const auto* ic = p.get<ImplicitCastExpr>()) {
+      const bool widen = ic->getCastKind() == CK_IntegralCast && ic->getType()->isSignedIntegerType() &&
+                         ctx_.getTypeSize(ic->getType()) >= ctx_.getTypeSize(e->getType());
+      if (!widen && ic->getCastKind() != CK_IntegralToBoolean) return false;
+      e = ic;
+      continue;
+    }
+    if (const auto* uo = p.get<UnaryOperator>()) return uo->getOpcode() == UO_LNot;
+    if (const auto* bo = p.get<BinaryOperator>()) {
+      if (bo->getOpcode() == BO_LAnd || bo->getOpcode() == BO_LOr) return true;
+      if (!bo->isComparisonOp()) return false;
+      const Expr* other = bo->getLHS()->IgnoreParenImpCasts() == e->IgnoreParenImpCasts() ? bo->getRHS() : bo->getLHS();
+      Expr::EvalResult r;
+      return other->EvaluateAsInt(r, ctx_) && r.Val.isInt() && r.Val.getInt() == 0;
+    }
+    if (const auto* is = p.get<IfStmt>()) return is->getCond() == e;
+    if (const auto* ws = p.get<WhileStmt>()) return ws->getCond() == e;
+    if (const auto* ds = p.get<DoStmt>()) return ds->getCond() == e;
+    if (const auto* fs = p.get<ForStmt>()) return fs->getCond() == e;
+    if (const auto* co = p.get<ConditionalOperator>()) return co->getCond() == e;
+    return false;
+  }
+  return false;
+}
+
+// strcpy, strncpy, strlen, strcmp, memset, memcpy (declared, not defined by the program),
+// emitted in place as loops over single cells: each read and each write is one instruction
+// with its ValidPtr check, as in a byte-by-byte libc, so other threads can interleave between
+// them. Characters are `char` cells. strcmp's result is any int of the right sign (C fixes
+// only the sign; -1/0/1 when only the sign is observed). memset and memcpy work on the cells of the pointee type T of their pointer
+// argument before its conversion to void*: n bytes must be whole elements of T (a constant n
+// that is not is unsupported, another n a Limit error), and memset's byte must be one that
+// every cell can hold (pointers: 0 only). strcpy from a literal writes the literal's
+// characters directly: a literal never changes (guard_literal_writes).
+ExprRef Translator::rv_string_call(const std::string& name, const CallExpr* ce, bool want) {
+  const SourceLocation loc = ce->getExprLoc();
+  const unsigned nargs = ce->getNumArgs();
+  const unsigned need = name == "strlen" ? 1u : (name == "strcpy" || name == "strcmp") ? 2u : 3u;
+  if (nargs != need) unsupported(loc, "call to '" + name + "' with " + std::to_string(nargs) + " arguments");
+  const Type i64 = Type::integer(64, true), u64 = Type::integer(64, false), chr = Type::integer(8, true),
+             uchr = Type::integer(8, false);
+  auto ptr_arg = [&](unsigned i) { return tmp_of(conv(Type::pointer(), rvalue(ce->getArg(i)))); };
+  auto at = [&](ExprRef p, ExprRef off) { return em().mk_binary(Op::PtrAdd, p, off); };
+  auto load_at = [&](Type t, ExprRef addr) {
+    check_ptr(addr);
+    LocalId l = new_tmp(t);
+    emit(InstrKind::Assign, em().mk_load(t, addr), nullptr, l);
+    return em().mk_local(t, l);
+  };
+  auto store_at = [&](ExprRef addr, ExprRef v) {
+    check_ptr(addr);
+    emit(InstrKind::Store, addr, v);
+  };
+  auto counter = [&]() {
+    LocalId i = new_tmp(i64);
+    emit(InstrKind::Assign, int_const(0), nullptr, i);
+    return em().mk_local(i64, i);
+  };
+  auto incr = [&](ExprRef i, std::uint64_t k) {
+    emit(InstrKind::Assign, em().mk_binary(Op::Add, i, int_const(static_cast<std::int64_t>(k))), nullptr,
+         static_cast<LocalId>(i->value));
+  };
+  auto result = [&](ExprRef v) -> ExprRef {
+    if (!want || ce->getType()->isVoidType()) return nullptr;
+    return conv(scalar_type(ce->getType(), loc), v);
+  };
+  const ExprRef zero_chr = em().mk_const(chr, 0);
+
+  if (name == "strlen") {
+    ExprRef s = ptr_arg(0);
+    ExprRef i = counter();
+    int head = new_label(), end = new_label();
+    place(head);
+    ExprRef c = load_at(chr, at(s, i));
+    jump(end, em().mk_binary(Op::Eq, c, zero_chr));
+    incr(i, 1);
+    jump(head);
+    place(end);
+    return result(i);
+  }
+  if (name == "strcmp") {
+    ExprRef a = ptr_arg(0), b = ptr_arg(1);
+    ExprRef i = counter();
+    int head = new_label(), out = new_label();
+    place(head);
+    ExprRef c1 = load_at(uchr, at(a, i));
+    ExprRef c2 = load_at(uchr, at(b, i));
+    jump(out, em().mk_binary(Op::Ne, c1, c2));
+    incr(i, 1);
+    jump(head, em().mk_binary(Op::Ne, c1, em().mk_const(uchr, 0)));
+    place(out);
+    if (!want) return nullptr;
+    const Type rt = scalar_type(ce->getType(), loc);
+    if (sign_only(ce))  // every value of the right sign behaves the same
+      return em().mk_ite(em().mk_binary(Op::Eq, c1, c2), em().mk_const(rt, 0),
+                         em().mk_ite(em().mk_binary(Op::Ult, c1, c2), em().mk_int(rt, -1), em().mk_int(rt, 1)));
+    LocalId r = new_tmp(rt);
+    emit(InstrKind::Havoc, nullptr, nullptr, r);
+    ExprRef rv = em().mk_local(rt, r), z = em().mk_const(rt, 0);
+    emit(InstrKind::Assume,
+         em().mk_ite(em().mk_binary(Op::Eq, c1, c2), em().mk_binary(Op::Eq, rv, z),
+                     em().mk_ite(em().mk_binary(Op::Ult, c1, c2), em().mk_binary(Op::Slt, rv, z),
+                                 em().mk_binary(Op::Slt, z, rv))));
+    return rv;
+  }
+  if (name == "strcpy") {
+    ExprRef d = ptr_arg(0);
+    const Expr* src = ce->getArg(1)->IgnoreParenCasts();
+    if (const auto* pe = dyn_cast<PredefinedExpr>(src); pe && pe->getFunctionName()) src = pe->getFunctionName();
+    if (const auto* sl = dyn_cast<StringLiteral>(src); sl && sl->getCharByteWidth() == 1) {
+      const std::string str = sl->getString().str();
+      const std::size_t len = std::min(str.size(), str.find('\0'));
+      for (std::size_t k = 0; k <= len; ++k)
+        store_at(at(d, int_const(static_cast<std::int64_t>(k))),
+                 em().mk_const(chr, ir::normalize(chr, k < len ? static_cast<unsigned char>(str[k]) : 0)));
+      return result(d);
+    }
+    ExprRef s = ptr_arg(1);
+    ExprRef i = counter();
+    int head = new_label();
+    place(head);
+    ExprRef c = load_at(chr, at(s, i));
+    store_at(at(d, i), c);
+    incr(i, 1);
+    jump(head, em().mk_binary(Op::Ne, c, zero_chr));
+    return result(d);
+  }
+  if (name == "strncpy") {
+    ExprRef d = ptr_arg(0), s = ptr_arg(1);
+    ExprRef n = tmp_of(conv(i64, rvalue(ce->getArg(2))));
+    ExprRef i = counter();
+    int copy = new_label(), pad = new_label(), end = new_label();
+    place(copy);
+    jump(end, em().mk_binary(Op::Eq, i, n));
+    ExprRef c = load_at(chr, at(s, i));
+    store_at(at(d, i), c);
+    incr(i, 1);
+    jump(copy, em().mk_binary(Op::Ne, c, zero_chr));
+    place(pad);  // the rest of the n characters are 0
+    jump(end, em().mk_binary(Op::Eq, i, n));
+    store_at(at(d, i), zero_chr);
+    incr(i, 1);
+    jump(pad);
+    place(end);
+    return result(d);
+  }
+
+  // memset / memcpy
+  const bool is_set = name == "memset";
+  ExprRef d = ptr_arg(0);
+  QualType t = pointee_of(ctx_, ce->getArg(0));
+  ExprRef s = nullptr, byte = nullptr;
+  if (is_set) {
+    ExprRef c = fixed_value(ce->getArg(1));
+    byte = c ? em().mk_const(uchr, c->value & 0xff) : tmp_of(conv(uchr, rvalue(ce->getArg(1))));
+  } else {
+    s = ptr_arg(1);
+    const QualType ts = pointee_of(ctx_, ce->getArg(1));
+    if (t.isNull() || t->isVoidType()) {
+      t = ts;
+    } else if (!ts.isNull() && !ts->isVoidType()) {
+      std::vector<CellSpec> a, b;
+      flatten(t, "", loc, a);
+      flatten(ts, "", loc, b);
+      bool same = a.size() == b.size() && ctx_.getTypeSizeInChars(t) == ctx_.getTypeSizeInChars(ts);
+      for (std::size_t k = 0; same && k < a.size(); ++k) same = a[k].type == b[k].type && a[k].kind == b[k].kind;
+      if (!same)
+        unsupported(loc, "memcpy from '" + ts.getAsString() + "' to '" + t.getAsString() + "' (different cell layouts)");
+    }
+  }
+  if (t.isNull() || t->isVoidType() || t->isIncompleteType() || t->isFunctionType())
+    unsupported(loc, name + " through a pointer whose element type is unknown");
+  std::vector<CellSpec> cells;
+  flatten(t, "", loc, cells);
+  const std::uint64_t k = cells.size();
+  const std::uint64_t es = static_cast<std::uint64_t>(ctx_.getTypeSizeInChars(t).getQuantity());
+  std::vector<ExprRef> values;  // memset: the value of each cell of an element
+  if (is_set) {
+    const bool zero = byte->is_const() && byte->value == 0;
+    for (const CellSpec& c : cells) {
+      if (zero) {
+        values.push_back(c.type.is_ptr() ? em().mk_null() : em().mk_const(c.type, 0));
+        continue;
+      }
+      if (c.type.is_ptr()) unsupported(loc, "memset of a pointer to a nonzero byte");
+      if (c.kind != CellKind::Data) unsupported(loc, "memset of a synchronization object to a nonzero byte");
+      if (c.type.is_bool()) {
+        if (!byte->is_const() || byte->value > 1) unsupported(loc, "memset of a _Bool to a byte other than 0 or 1");
+        values.push_back(em().mk_bool(byte->value != 0));
+        continue;
+      }
+      std::uint64_t rep = 0;
+      for (unsigned b = 0; b < c.type.width; b += 8) rep |= 1ULL << b;
+      ExprRef v = conv(c.type, byte);  // the byte in every byte of the cell
+      values.push_back(rep == 1 ? v : em().mk_binary(Op::Mul, v, em().mk_const(c.type, ir::normalize(c.type, rep))));
+    }
+  }
+  auto element_cell = [&](ExprRef base, std::uint64_t j) {  // cell j of the element at cell offset `base`
+    ExprRef o = j == 0 ? base : em().mk_binary(Op::Add, base, int_const(static_cast<std::int64_t>(j)));
+    if (is_set) {
+      store_at(at(d, o), values[j]);
+    } else {
+      ExprRef v = load_at(cells[j].type, at(s, o));
+      store_at(at(d, o), v);
+    }
+  };
+  ExprRef n = fixed_value(ce->getArg(2));
+  if (n) {
+    const std::uint64_t bytes = conv(u64, n)->value;
+    if (es == 0 || bytes % es != 0)
+      unsupported(loc, name + " of " + std::to_string(bytes) + " bytes: not whole elements of '" + t.getAsString() + "'");
+    const std::uint64_t count = bytes / es;
+    if (count * k <= 32) {  // unrolled
+      for (std::uint64_t e = 0; e < count; ++e)
+        for (std::uint64_t j = 0; j < k; ++j) element_cell(int_const(static_cast<std::int64_t>(e * k)), j);
+      return result(d);
+    }
+    n = int_const(static_cast<std::int64_t>(count * k));
+  } else {
+    ExprRef nb = tmp_of(conv(u64, rvalue(ce->getArg(2))));
+    if (es == 0) unsupported(loc, name + " of a zero-size element type");
+    assert_limit(em().mk_binary(Op::Eq, em().mk_binary(Op::URem, nb, em().mk_const(u64, es)), em().mk_const(u64, 0)),
+                 name + " of a size that is not whole elements of '" + t.getAsString() + "'");
+    n = tmp_of(em().mk_binary(Op::Mul, conv(i64, em().mk_binary(Op::UDiv, nb, em().mk_const(u64, es))),
+                              int_const(static_cast<std::int64_t>(k))));
+  }
+  ExprRef i = counter();
+  int head = new_label(), end = new_label();
+  place(head);
+  jump(end, em().mk_binary(Op::Eq, i, n));
+  for (std::uint64_t j = 0; j < k; ++j) element_cell(i, j);
+  incr(i, k);
+  jump(head);
+  place(end);
+  return result(d);
+}
+
+// main(int argc, char *argv[]): argc is any int >= 1 (C also allows 0; CBMC and SV-COMP assume
+// >= 1) and argv points to a hidden Global object of kArgvCells pointer cells: argv[i] is the
+// i-th argument string for i < argc and null otherwise. So argv[argc] is null while
+// argc < kArgvCells; an access past the object is out of bounds (MemSafety), which covers
+// longer argument lists soundly. The strings are objects without cells: their contents are
+// unknown input, reading them is out of bounds (MemSafety), and only sscanf uses them, as
+// arbitrary strings (rv_sscanf).
+void Translator::main_arguments(const FunctionDecl* fd) {
+  bool used = false;
+  for (const ParmVarDecl* p : fd->parameters()) used |= p->isReferenced();
+  if (!used) return;  // unobservable
+  if (fd->getNumParams() > 2) unsupported(fd->getParamDecl(2)->getLocation(), "main with an environment parameter");
+  if (auto it = scan().calls.find(fd->getCanonicalDecl()); it != scan().calls.end())
+    unsupported(it->second.front()->getExprLoc(), "call to main, whose parameters are the command line");
+  const bool use_argv = fd->getNumParams() == 2 && fd->getParamDecl(1)->isReferenced();
+  const std::string saved_text = cur_text_;
+  cur_text_ = "main's arguments";
+  const Type at = st_->fn->locals[0].type;
+  if (!at.is_int()) unsupported(fd->getParamDecl(0)->getLocation(), "main's first parameter is not an integer");
+  const LocalId argc = 0, argv = 1;
+  const ExprRef argc_v = em().mk_local(at, argc);
+  emit(InstrKind::Havoc, nullptr, nullptr, argc);
+  emit(InstrKind::Assume, em().mk_binary(at.is_signed ? Op::Sle : Op::Ule, em().mk_const(at, 1), argc_v));
+  if (use_argv) {
+    if (!st_->fn->locals[argv].type.is_ptr())
+      unsupported(fd->getParamDecl(1)->getLocation(), "main's second parameter is not a pointer");
+    for (std::uint64_t i = 0; i < kArgvCells; ++i) {
+      ir::Object s;
+      s.kind = ir::ObjectKind::Global;
+      s.name = "*argv[" + std::to_string(i) + "]";
+      s.loc = ir_loc(fd->getParamDecl(1)->getLocation());
+      argv_strings_.push_back(prog_.add_object(std::move(s)));
+    }
+    ir::Object o;
+    o.kind = ir::ObjectKind::Global;
+    o.name = "argv";
+    o.loc = ir_loc(fd->getParamDecl(1)->getLocation());
+    for (std::uint64_t i = 0; i < kArgvCells; ++i) {
+      ir::Cell c;
+      c.name = "argv[" + std::to_string(i) + "]";
+      c.type = Type::pointer();
+      if (i == 0) c.init_obj = argv_strings_[0];  // argc >= 1
+      o.cells.push_back(std::move(c));
+    }
+    const ObjectId obj = prog_.add_object(std::move(o));
+    emit(InstrKind::Assign, em().mk_obj_addr(obj, 0), nullptr, argv);
+    for (std::uint64_t i = 1; i < kArgvCells; ++i)
+      emit(InstrKind::Store, em().mk_obj_addr(obj, static_cast<std::int64_t>(i)),
+           em().mk_ite(em().mk_binary(at.is_signed ? Op::Slt : Op::Ult, em().mk_const(at, i), argc_v),
+                       em().mk_obj_addr(argv_strings_[i], 0), em().mk_null()));
+  }
+  cur_text_ = saved_text;
+}
+
+// sscanf(str, fmt, p1, ..., pk) where str is one of main's argument strings (any other string is
+// a Limit error): its contents are arbitrary, so every outcome is possible. The result r is
+// any int in [-1 (EOF), k] and p1..pr get arbitrary values of their types (the others keep
+// theirs). This is exact for the conversions allowed (integers and single chars: every value
+// has a spelling) and for one read of each string: a second read must agree with the first,
+// so it is a Limit error (a flag per string, set with a test-and-set so that two threads
+// cannot both pass). str itself is not read.
+ExprRef Translator::rv_sscanf(const CallExpr* ce, bool want) {
+  const SourceLocation loc = ce->getExprLoc();
+  if (ce->getNumArgs() < 2) unsupported(loc, "sscanf without a format");
+  const auto* fl = dyn_cast<StringLiteral>(ce->getArg(1)->IgnoreParenCasts());
+  if (!fl || fl->getCharByteWidth() != 1) unsupported(loc, "sscanf with a format that is not a string literal");
+  const std::string f = fl->getString().str();
+  std::vector<unsigned> bits;  // per assigning conversion: the pointee's width
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    if (f[i] != '%') continue;
+    if (++i < f.size() && f[i] == '%') continue;
+    const bool suppress = i < f.size() && f[i] == '*';
+    if (suppress) ++i;
+    std::uint64_t width = 0;
+    bool has_width = false;
+    while (i < f.size() && std::isdigit(static_cast<unsigned char>(f[i]))) {
+      width = width * 10 + static_cast<std::uint64_t>(f[i++] - '0');
+      has_width = true;
+    }
+    unsigned w = 32;
+    bool has_len = true;
+    if (f.compare(i, 2, "hh") == 0) w = 8, i += 2;
+    else if (f.compare(i, 2, "ll") == 0) w = 64, i += 2;
+    else if (i < f.size() && f[i] == 'h') w = 16, ++i;
+    else if (i < f.size() && (f[i] == 'l' || f[i] == 'j' || f[i] == 'z' || f[i] == 't')) w = 64, ++i;
+    else has_len = false;
+    if (i >= f.size()) unsupported(loc, "sscanf format ends inside a conversion");
+    const char c = f[i];
+    if (c == '[') {  // skip the scan set: ']' first is a member
+      if (++i < f.size() && f[i] == '^') ++i;
+      if (i < f.size() && f[i] == ']') ++i;
+      while (i < f.size() && f[i] != ']') ++i;
+    }
+    if (suppress && c != 'n') continue;  // consumes input, assigns nothing, not counted
+    if (std::strchr("diouxX", c)) bits.push_back(w);
+    else if (c == 'c' && !has_len && (!has_width || width == 1)) bits.push_back(8);
+    else unsupported(loc, std::string("sscanf conversion '%") + c + "' (only integers and single chars)");
+  }
+  const unsigned k = static_cast<unsigned>(bits.size());
+  if (ce->getNumArgs() < 2 + k) unsupported(loc, "sscanf with fewer arguments than conversions");
+  std::vector<Type> types;
+  for (unsigned j = 0; j < k; ++j) {
+    const Expr* a = ce->getArg(2 + j);
+    const QualType pt = a->getType()->isPointerType() ? a->getType()->getPointeeType() : QualType();
+    if (pt.isNull() || !pt->isIntegerType() || pt->isBooleanType() || ctx_.getTypeSize(pt) != bits[j])
+      unsupported(a->getExprLoc(), "sscanf argument of type '" + a->getType().getAsString() +
+                                       "' for a conversion of " + std::to_string(bits[j]) + " bits");
+    types.push_back(scalar_type(pt, a->getExprLoc()));
+  }
+  ExprRef str = tmp_of(conv(Type::pointer(), rvalue(ce->getArg(0))));
+  std::vector<ExprRef> ptrs;
+  for (unsigned j = 2; j < ce->getNumArgs(); ++j) {
+    if (j < 2 + k) ptrs.push_back(tmp_of(conv(Type::pointer(), rvalue(ce->getArg(j)))));
+    else rvalue(ce->getArg(j), false);  // excess arguments are evaluated and ignored
+  }
+  ExprRef is_arg = em().mk_false();
+  for (ObjectId s : argv_strings_)
+    is_arg = em().mk_binary(Op::LOr, is_arg, em().mk_binary(Op::Eq, str, em().mk_obj_addr(s, 0)));
+  assert_limit(is_arg, "sscanf from a string that is not a command-line argument");
+  if (!argv_strings_.empty()) {
+    if (!sscanf_flags_) {
+      ir::Object o;
+      o.kind = ir::ObjectKind::Global;
+      o.name = "sscanf read argv";
+      o.loc = ir_loc(loc);
+      for (std::size_t i = 0; i < argv_strings_.size(); ++i) {
+        ir::Cell c;
+        c.name = "sscanf read argv[" + std::to_string(i) + "]";
+        c.type = Type::integer(32, true);
+        c.kind = CellKind::Mutex;
+        o.cells.push_back(std::move(c));
+      }
+      sscanf_flags_ = prog_.add_object(std::move(o));
+    }
+    ExprRef flag = em().mk_obj_addr(sscanf_flags_, static_cast<std::int64_t>(argv_strings_.size() - 1));
+    for (std::size_t i = argv_strings_.size() - 1; i-- > 0;)
+      flag = em().mk_ite(em().mk_binary(Op::Eq, str, em().mk_obj_addr(argv_strings_[i], 0)),
+                         em().mk_obj_addr(sscanf_flags_, static_cast<std::int64_t>(i)), flag);
+    flag = tmp_of(flag);
+    check_ptr(flag);
+    const Type i32 = Type::integer(32, true);
+    LocalId busy = new_tmp(i32);
+    emit(InstrKind::TryLock, flag, nullptr, busy);
+    assert_limit(em().mk_binary(Op::Eq, em().mk_local(i32, busy), em().mk_const(i32, 0)),
+                 "sscanf reads the same command-line argument twice");
+  }
+  const Type rt = Type::integer(32, true);
+  LocalId r = new_tmp(rt);
+  emit(InstrKind::Havoc, nullptr, nullptr, r);
+  ExprRef rv = em().mk_local(rt, r);
+  emit(InstrKind::Assume, em().mk_binary(Op::LAnd, em().mk_binary(Op::Sle, em().mk_int(rt, -1), rv),
+                                         em().mk_binary(Op::Sle, rv, em().mk_int(rt, k))));
+  for (unsigned j = 0; j < k; ++j) {
+    int skip = new_label();
+    jump(skip, em().mk_binary(Op::Slt, rv, em().mk_int(rt, j + 1)));
+    LocalId v = new_tmp(types[j]);
+    emit(InstrKind::Havoc, nullptr, nullptr, v);
+    check_ptr(ptrs[j]);
+    emit(InstrKind::Store, ptrs[j], em().mk_local(types[j], v));
+    place(skip);
+  }
+  return want ? conv(scalar_type(ce->getType(), loc), rv) : nullptr;
+}
+
+}  // namespace siren::frontend

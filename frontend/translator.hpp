@@ -1,0 +1,304 @@
+// The front end's private header (not part of the API, frontend.hpp): the one class that
+// translates a Clang AST into an ir::Program, `Translator`, and the few helpers its files share.
+// As in CaDiCaL's internal.hpp, the class is split over files by concern and its members are
+// declared in groups under a comment naming the file that implements them:
+//   translate.cpp    driver: Clang tool setup, the function worklist (run), locations, diagnostics
+//   types.cpp        C types -> flattened cells (object layout, unions, byte offsets to cells)
+//   objects.cpp      objects of variables, constant initialisers of globals, string literals
+//   functions.cpp    one function's body: emission of instructions, labels, temporaries; the
+//                    load-fusing peephole
+//   expressions.cpp  lvalues, rvalues, arithmetic, jumping code for conditions, byte arithmetic
+//   statements.cpp   statements and local declarations
+//   calls.cpp        calls: library functions as instructions (pthread, __VERIFIER_*, malloc,
+//                    ...), defined functions, function pointers, functions without a body
+//   atomics.cpp      C11 / GCC atomic operations as atomic steps
+//   fixed_value.cpp  values that are the same at every evaluation (sizes of malloc and VLAs)
+//   libc_model.cpp   string.h as loops of single-cell accesses, main's arguments, sscanf
+#pragma once
+
+#include "frontend/frontend.hpp"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/Stmt.h>
+#include <clang/Basic/SourceManager.h>
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace siren::frontend {
+
+using namespace clang;
+using ir::CellKind;
+using ir::ExprRef;
+using ir::InstrKind;
+using ir::LocalId;
+using ir::ObjectId;
+using ir::Op;
+using ir::Type;
+
+// ---------------------------------------------------------------------------------------
+// Errors (translate.cpp turns them into diagnostics)
+
+struct Unsupported {
+  SourceLocation loc;
+  std::string what;
+};
+
+[[noreturn]] inline void unsupported(SourceLocation loc, std::string what) {
+  throw Unsupported{loc, std::move(what)};
+}
+
+// ---------------------------------------------------------------------------------------
+// Small helpers
+
+inline bool starts_with(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
+inline const Expr* strip(const Expr* e) { return e->IgnoreParenCasts(); }
+// Source text on one line, white space collapsed, at most 80 characters (translate.cpp).
+std::string collapse(std::string s);
+
+// ---------------------------------------------------------------------------------------
+// Synchronisation typedefs (glibc defines the pthread types as unions: recognise the names;
+// types.cpp)
+
+enum class Sync { None, Mutex, Cond, RwLock, Thread, Opaque };
+
+Sync sync_kind(const ASTContext& ctx, QualType t);
+
+struct CellSpec {
+  std::string name;
+  Type type;
+  CellKind kind = CellKind::Data;
+};
+
+// ---------------------------------------------------------------------------------------
+// Whole-translation-unit facts for fixed_value: which variables are ever written (assigned,
+// incremented or decremented, or have their address taken), every direct call of each
+// function, and the functions used other than as a direct callee (function pointers, thread
+// start routines), whose parameters can take values from calls we do not see.
+// (fixed_value.cpp)
+
+class UseScan {
+ public:
+  std::set<const VarDecl*> modified;
+  std::map<const FunctionDecl*, std::vector<const CallExpr*>> calls;
+  std::set<const FunctionDecl*> escaping;  // used other than as a direct callee
+
+  explicit UseScan(const TranslationUnitDecl* tu);
+
+ private:
+  void walk(const Stmt* s);
+  void mark(const Expr* e);
+};
+
+// ---------------------------------------------------------------------------------------
+// The translator
+
+class Translator {
+ public:
+  Translator(ASTContext& ctx, const std::string& path, const FrontendOptions& options)
+      : ctx_(ctx), sm_(ctx.getSourceManager()), options_(options) {
+    prog_.files.push_back(path);
+    main_file_ = sm_.getMainFileID();
+  }
+
+  FrontendResult run();  // translate.cpp
+
+ private:
+  // ---- per-function state
+  struct LV {
+    bool is_local = false;
+    LocalId local = ir::kNoLocal;
+    ExprRef addr = nullptr;  // load-free pointer (memory lvalues)
+    QualType type;
+  };
+  struct FnState {
+    ir::Function* fn = nullptr;
+    const FunctionDecl* decl = nullptr;
+    std::unordered_map<const VarDecl*, LocalId> locals;
+    std::set<const VarDecl*> addr_taken;
+    std::vector<std::int64_t> label_pos;             // label id -> instruction index
+    std::vector<std::pair<std::size_t, int>> fixups;  // goto instr -> label id
+    std::map<const LabelDecl*, int> user_labels;
+    std::vector<int> break_stack, continue_stack;
+    std::map<const SwitchCase*, int> case_labels;
+    std::set<std::size_t> targets;
+    std::map<std::string, int> name_count;
+    unsigned tmp_count = 0;
+  };
+
+  ASTContext& ctx_;
+  SourceManager& sm_;
+  const FrontendOptions& options_;
+  FileID main_file_;
+  ir::Program prog_;
+  std::vector<Diagnostic> diags_;
+  std::vector<Diagnostic> warnings_;
+  std::set<std::string> warned_;  // one warning per subject (function name, ...)
+  std::unordered_map<const FunctionDecl*, ir::FunctionId> fn_ids_;
+  std::deque<const FunctionDecl*> worklist_;
+  std::unordered_map<const VarDecl*, ObjectId> objects_;
+  std::map<FileID, std::uint32_t> file_index_;
+  FnState* st_ = nullptr;
+  ir::SourceLoc cur_loc_;
+  std::string cur_text_;
+  std::unique_ptr<UseScan> scan_;                    // built on first use (fixed_value)
+  std::map<std::pair<std::string, std::string>, ObjectId> literals_;  // (bytes, char type)
+  std::vector<ObjectId> literal_ids_;
+  std::map<const VarDecl*, std::uint64_t> vla_length_;  // elements of a VLA's object
+  std::map<const FunctionDecl*, ObjectId> function_objects_;  // what a function pointer points to
+  ObjectId pthread_keys_ = 0;      // pthread_key_create's counter of keys (one cell)
+  ObjectId pthread_specific_ = 0;  // thread-local: each thread's values of the keys
+  static constexpr std::uint64_t kPthreadKeys = 8;
+  std::vector<ObjectId> argv_strings_;  // main's argv[0..kArgvCells-1] strings (no cells)
+  ObjectId sscanf_flags_ = 0;           // one cell per argv string: read by sscanf already
+  // C11 / GCC atomics (rv_atomic, rv_sync_call, check_atomic_nesting)
+  bool in_atomic_step_ = false;                           // between one operation's Begin and End
+  std::map<ir::FunctionId, SourceLocation> atomic_steps_;  // a function's first operation's Begin
+  std::optional<SourceLocation> explicit_atomic_begin_;  // a __VERIFIER_atomic_begin() call
+
+  // Capacity of an object whose size is not a constant (malloc/calloc, VLA), in elements.
+  static constexpr std::uint64_t kCapacity = 64;
+  // argv has this many cells: argv[0..argc-1] are strings and argv[argc] is null for
+  // argc < kArgvCells; beyond, an access is out of bounds (MemSafety).
+  static constexpr std::uint64_t kArgvCells = 4;
+  std::map<std::uint64_t, std::uint64_t> string_chars_;  // cell -> char for string inits
+
+  ir::ExprManager& em() { return prog_.exprs(); }
+
+  // ---- locations and diagnostics (translate.cpp) ----------------------------------------
+  Diagnostic diag_at(SourceLocation loc, std::string msg);
+  void warn(const std::string& subject, SourceLocation loc, std::string msg);
+  ir::SourceLoc ir_loc(SourceLocation loc);
+  std::string source_text(SourceRange r);
+
+  struct StmtScope {
+    Translator& t;
+    ir::SourceLoc loc;
+    std::string text;
+    StmtScope(Translator& tr, const Stmt* s) : t(tr), loc(tr.cur_loc_), text(tr.cur_text_) {
+      t.cur_loc_ = t.ir_loc(s->getBeginLoc());
+      t.cur_text_ = t.source_text(s->getSourceRange());
+    }
+    ~StmtScope() {
+      t.cur_loc_ = loc;
+      t.cur_text_ = text;
+    }
+  };
+
+  // ---- types and layout (types.cpp) -----------------------------------------------------
+  Type scalar_type(QualType t, SourceLocation loc);
+  bool is_aggregate(QualType t);
+  std::uint64_t cells_of(QualType t, SourceLocation loc);
+  std::vector<CellSpec> union_cells(const RecordDecl* rd, QualType t, SourceLocation loc);
+  std::uint64_t field_offset(const FieldDecl* fd, SourceLocation loc);
+  void flatten(QualType t, const std::string& name, SourceLocation loc, std::vector<CellSpec>& out);
+  std::optional<std::uint64_t> byte_to_cell(QualType t, std::uint64_t bytes, SourceLocation loc);
+
+  // ---- objects (objects.cpp) --------------------------------------------------------------
+  ObjectId object_of(const VarDecl* vd);
+  void init_leaves(QualType t, const Expr* init, std::uint64_t base,
+                   std::vector<std::pair<std::uint64_t, const Expr*>>& out);
+  void const_init(ObjectId id, std::uint64_t idx, const Expr* e,
+                  const std::map<std::uint64_t, std::uint64_t>& chars);
+  ObjectId literal_object(const StringLiteral* sl);
+  void guard_literal_writes();
+
+  // ---- functions and emission (functions.cpp) ---------------------------------------------
+  ir::FunctionId function_id(const FunctionDecl* fd);
+  void translate_function(const FunctionDecl* fd);
+  void fuse_loads();
+  void collect_addr_taken(const Stmt* s);
+
+  std::size_t emit(ir::Instr in);
+  std::size_t emit(InstrKind k, ExprRef a = nullptr, ExprRef b = nullptr,
+                   LocalId lhs = ir::kNoLocal);
+  int new_label();
+  void place(int label) { st_->label_pos[label] = static_cast<std::int64_t>(st_->fn->body.size()); }
+  void jump(int label, ExprRef cond = nullptr);
+  LocalId new_local(const std::string& base, Type t);
+  LocalId new_tmp(Type t) { return new_local("__t" + std::to_string(++st_->tmp_count), t); }
+  ExprRef tmp_of_copy(ExprRef e);
+  ExprRef tmp_of(ExprRef e);
+  bool addr_is_safe(ExprRef addr);
+  void check_ptr(ExprRef addr);
+  void assert_limit(ExprRef cond, std::string msg);
+
+  // ---- expressions (expressions.cpp) ------------------------------------------------------
+  ExprRef conv(Type to, ExprRef e);
+  ExprRef to_bool(ExprRef e) { return conv(Type::boolean(), e); }
+  ExprRef int_const(std::int64_t v) { return em().mk_int(Type::integer(64, true), v); }
+  ExprRef scale(ExprRef idx, std::uint64_t n);
+  ExprRef load(const LV& lv, SourceLocation loc);
+  void store(const LV& lv, ExprRef v, SourceLocation loc);
+  bool is_object_var(const VarDecl* vd);
+  bool needs_instrs(const Stmt* s);
+
+  LV lvalue(const Expr* e);
+  ExprRef rvalue(const Expr* e, bool want = true);
+  ExprRef rvalue_impl(const Expr* e, bool want);
+  ExprRef rv_cast(const CastExpr* ce, bool want);
+  ExprRef rv_unary(const UnaryOperator* uo, bool want);
+  ExprRef rv_binary(const BinaryOperator* bo, bool want);
+  ExprRef rv_cond(const ConditionalOperator* co, bool want);
+  ExprRef arith(BinaryOperatorKind op, ExprRef l, ExprRef r, QualType lt, QualType rt, QualType res,
+                SourceLocation loc);
+  void cond_jump(const Expr* e, bool jump_if, int label);
+  void copy_cells(ExprRef dst, ExprRef src, QualType t, SourceLocation loc);
+  ExprRef container_of(const CastExpr* ce);
+  void check_byte_arith(const Expr* ptr, SourceLocation loc);
+
+  // ---- statements (statements.cpp) --------------------------------------------------------
+  void stmt(const Stmt* s);
+  void decl_stmt(const DeclStmt* ds);
+  void switch_stmt(const SwitchStmt* ss);
+
+  // ---- calls (calls.cpp) ------------------------------------------------------------------
+  ExprRef rv_call(const CallExpr* ce, bool want, QualType malloc_type = QualType());
+  ExprRef rv_pthread_key(const std::string& name, const CallExpr* ce, bool want);
+  ObjectId function_object(const FunctionDecl* fd);
+  ExprRef function_designator(const Expr* e);
+  std::vector<const FunctionDecl*> pointer_targets(const std::vector<QualType>& arg_types,
+                                                   QualType ret);
+  ExprRef rv_indirect_call(const CallExpr* ce, bool want);
+  void dispatch(ExprRef fp, const std::vector<const FunctionDecl*>& targets,
+                const std::function<void(const FunctionDecl*)>& one, const std::string& none);
+  ExprRef rv_undefined_call(const CallExpr* ce, const FunctionDecl* fd, bool want);
+
+  // ---- atomic operations (atomics.cpp) ----------------------------------------------------
+  bool begin_atomic_step(SourceLocation loc);
+  void end_atomic_step(bool began);
+  ExprRef atomic_rmw(ExprRef p, Type t, SourceLocation loc,
+                     const std::function<ExprRef(ExprRef)>& update = {});
+  void atomic_store(ExprRef p, Type t, ExprRef v, SourceLocation loc);
+  std::pair<ExprRef, ExprRef> atomic_cas(ExprRef p, Type t, ExprRef expected, ExprRef desired,
+                                         bool weak, SourceLocation loc);
+  void memory_order(const Expr* order);
+  Type atomic_value_type(QualType t, SourceLocation loc);
+  ExprRef rv_atomic(const AtomicExpr* ae, bool want);
+  ExprRef rv_sync_call(const std::string& name, const CallExpr* ce, bool want);
+  void check_atomic_nesting();
+
+  // ---- fixed values (fixed_value.cpp) -----------------------------------------------------
+  UseScan& scan();
+  ExprRef fixed_value(const Expr* e, int depth = 0);
+  ExprRef fixed_var(const VarDecl* vd, int depth);
+
+  // ---- library models: string.h, main's arguments, sscanf (libc_model.cpp) ---------------
+  bool sign_only(const Expr* e);
+  ExprRef rv_string_call(const std::string& name, const CallExpr* ce, bool want);
+  void main_arguments(const FunctionDecl* fd);
+  ExprRef rv_sscanf(const CallExpr* ce, bool want);
+};
+
+}  // namespace siren::frontend

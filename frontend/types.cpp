@@ -1,0 +1,227 @@
+// Types and object layout. Memory is objects of scalar cells (semantics.md, "Memory"): a C
+// scalar type maps to an ir::Type (scalar_type); arrays and structs are flattened element by
+// element and field by field (flatten, cells_of, field_offset); a union is its members' cells
+// laid over each other (union_cells); the pthread typedefs, unions in glibc, are single
+// synchronisation cells (sync_kind). Byte offsets from Clang's constant evaluator are mapped to
+// cell offsets through Clang's record layout (byte_to_cell).
+#include "frontend/translator.hpp"
+
+#include <clang/AST/RecordLayout.h>
+
+namespace siren::frontend {
+
+// ---------------------------------------------------------------------------------------
+// Synchronisation typedefs (glibc defines the pthread types as unions: recognise the names)
+
+Sync sync_kind(const ASTContext& ctx, QualType t) {
+  for (int guard = 0; guard < 64; ++guard) {
+    const clang::Type* ty = t.getTypePtr();
+    if (const auto* td = dyn_cast<TypedefType>(ty)) {
+      const std::string n = td->getDecl()->getName().str();
+      if (n == "pthread_mutex_t" || n == "pthread_spinlock_t") return Sync::Mutex;  // a spin lock is a mutex
+      // pthread_once_t and pthread_barrier_t: synchronisation cells (rv_call encodes their
+      // state) that hold no data, like a condition variable's: no races on them
+      if (n == "pthread_cond_t" || n == "pthread_once_t" || n == "pthread_barrier_t") return Sync::Cond;
+      if (n == "pthread_rwlock_t") return Sync::RwLock;
+      if (n == "pthread_t") return Sync::Thread;
+      if (n == "pthread_attr_t" || n == "pthread_mutexattr_t" || n == "pthread_condattr_t" ||
+          n == "pthread_rwlockattr_t" || n == "pthread_barrierattr_t")
+        return Sync::Opaque;
+    }
+    QualType next = t.getSingleStepDesugaredType(ctx);
+    if (next == t) return Sync::None;
+    t = next;
+  }
+  return Sync::None;
+}
+
+namespace {
+CellKind cell_kind(Sync s) {
+  switch (s) {
+    case Sync::Mutex: return CellKind::Mutex;
+    case Sync::Cond: return CellKind::Cond;
+    case Sync::RwLock: return CellKind::RwLock;
+    case Sync::Thread: return CellKind::ThreadHandle;
+    default: return CellKind::Data;
+  }
+}
+}  // namespace
+
+// ---------------------------------------------------------------------------------------
+// Types and layout
+
+Type Translator::scalar_type(QualType t, SourceLocation loc) {
+  Sync s = sync_kind(ctx_, t);
+  if (s == Sync::Thread) return Type::integer(64, false);
+  if (s != Sync::None) return Type::integer(32, true);
+  QualType c = t.getCanonicalType();
+  if (const auto* at = c->getAs<AtomicType>()) {  // _Atomic T: a cell of T (atomicity: load/store)
+    c = at->getValueType().getCanonicalType();
+    if (c->isRecordType() || c->isArrayType()) unsupported(loc, "atomic struct or union type '" + t.getAsString() + "'");
+  }
+  if (c->isBooleanType()) return Type::boolean();
+  if (c->isPointerType()) return Type::pointer();
+  if (const auto* et = c->getAs<EnumType>()) {
+    if (!et->getDecl()->isComplete()) return Type::integer(32, true);
+    c = et->getDecl()->getIntegerType().getCanonicalType();
+  }
+  if (c->isIntegerType()) {
+    unsigned w = static_cast<unsigned>(ctx_.getTypeSize(c));
+    if (w > 64) unsupported(loc, "integer type wider than 64 bits '" + t.getAsString() + "'");
+    return Type::integer(w, c->isSignedIntegerOrEnumerationType());
+  }
+  if (c->isRealFloatingType() || c->isComplexType())
+    unsupported(loc, "floating-point type '" + t.getAsString() + "'");
+  if (c->isFunctionType()) unsupported(loc, "function pointer");
+  unsupported(loc, "non-scalar value of type '" + t.getAsString() + "'");
+}
+
+bool Translator::is_aggregate(QualType t) {
+  if (sync_kind(ctx_, t) != Sync::None) return false;
+  QualType c = t.getCanonicalType();
+  return c->isArrayType() || c->isRecordType();
+}
+
+std::uint64_t Translator::cells_of(QualType t, SourceLocation loc) {
+  if (sync_kind(ctx_, t) != Sync::None) return 1;
+  QualType c = t.getCanonicalType();
+  if (c->isVoidType()) return 1;
+  if (const auto* at = dyn_cast<ConstantArrayType>(c.getTypePtr()))
+    return at->getSize().getZExtValue() * cells_of(at->getElementType(), loc);
+  if (isa<VariableArrayType>(c.getTypePtr())) unsupported(loc, "variable-length array");
+  if (c->isArrayType()) unsupported(loc, "array of unknown size");
+  if (const auto* rt = c->getAs<RecordType>()) {
+    const RecordDecl* rd = rt->getDecl()->getDefinition();
+    if (!rd) unsupported(loc, "incomplete struct type '" + t.getAsString() + "'");
+    if (rd->isUnion()) return union_cells(rd, t, loc).size();
+    std::uint64_t n = 0;
+    for (const FieldDecl* f : rd->fields()) {
+      if (f->isBitField()) unsupported(f->getLocation(), "bit-field '" + f->getNameAsString() + "'");
+      n += cells_of(f->getType(), loc);
+    }
+    return n;
+  }
+  scalar_type(t, loc);
+  return 1;
+}
+
+// A union is the cells of its members laid over each other: every member must flatten to the
+// same number of cells with the same width at each position (and no bool beside a non-bool,
+// no pointer beside an integer: pointers are not integers here, see PtrToInt; no
+// synchronisation object), so that a value stored through one member and read through
+// another is the same bits (`convert` between equal widths). Names are the first member's
+// (".i" for `union { int i; unsigned u; }`).
+std::vector<CellSpec> Translator::union_cells(const RecordDecl* rd, QualType t,
+                                              SourceLocation loc) {
+  std::vector<CellSpec> cells;
+  bool first = true;
+  for (const FieldDecl* f : rd->fields()) {
+    if (f->isBitField()) unsupported(f->getLocation(), "bit-field '" + f->getNameAsString() + "'");
+    std::vector<CellSpec> m;
+    flatten(f->getType(), "." + f->getNameAsString(), loc, m);
+    if (first) {
+      cells = std::move(m);
+      first = false;
+      continue;
+    }
+    bool same = m.size() == cells.size();
+    for (std::size_t i = 0; same && i < m.size(); ++i) {
+      const Type a = cells[i].type, b = m[i].type;
+      same = cells[i].kind == CellKind::Data && m[i].kind == CellKind::Data && a.is_bool() == b.is_bool() &&
+             a.is_ptr() == b.is_ptr() && a.width == b.width;
+    }
+    if (!same)
+      unsupported(loc, "union '" + t.getAsString() + "' whose members do not share one cell layout (member '" +
+                           f->getNameAsString() + "')");
+  }
+  if (cells.empty()) unsupported(loc, "empty union '" + t.getAsString() + "'");
+  return cells;
+}
+
+std::uint64_t Translator::field_offset(const FieldDecl* fd, SourceLocation loc) {
+  if (fd->getParent()->isUnion()) return 0;  // every member starts at the union's first cell
+  std::uint64_t n = 0;
+  for (const FieldDecl* f : fd->getParent()->fields()) {
+    if (f == fd) return n;
+    n += cells_of(f->getType(), loc);
+  }
+  return n;
+}
+
+void Translator::flatten(QualType t, const std::string& name, SourceLocation loc,
+                         std::vector<CellSpec>& out) {
+  Sync s = sync_kind(ctx_, t);
+  if (s != Sync::None) {
+    out.push_back({name, scalar_type(t, loc), cell_kind(s)});
+    return;
+  }
+  QualType c = t.getCanonicalType();
+  if (const auto* at = dyn_cast<ConstantArrayType>(c.getTypePtr())) {
+    // keep the element's sugar (pthread_t arrays)
+    QualType elem = at->getElementType();
+    if (const auto* sat = dyn_cast<ConstantArrayType>(t.getDesugaredType(ctx_).getTypePtr()))
+      elem = sat->getElementType();
+    if (const auto* sat2 = ctx_.getAsConstantArrayType(t)) elem = sat2->getElementType();
+    std::uint64_t n = at->getSize().getZExtValue();
+    if (n * cells_of(elem, loc) > 100000) unsupported(loc, "array with more than 100000 cells");
+    for (std::uint64_t i = 0; i < n; ++i) flatten(elem, name + "[" + std::to_string(i) + "]", loc, out);
+    return;
+  }
+  if (c->isArrayType() || c->isRecordType()) {
+    cells_of(t, loc);  // reports VLA/incomplete
+    const RecordDecl* rd = c->getAs<RecordType>()->getDecl()->getDefinition();
+    if (rd->isUnion()) {
+      for (CellSpec cs : union_cells(rd, t, loc)) {
+        cs.name = name + cs.name;
+        out.push_back(std::move(cs));
+      }
+      return;
+    }
+    for (const FieldDecl* f : rd->fields())
+      flatten(f->getType(), name + "." + f->getNameAsString(), loc, out);
+    return;
+  }
+  if (c->isVoidType()) {
+    out.push_back({name, Type::integer(8, false), CellKind::Data});
+    return;
+  }
+  out.push_back({name, scalar_type(t, loc), CellKind::Data});
+}
+
+// byte offset (from a constant evaluation) -> cell offset
+std::optional<std::uint64_t> Translator::byte_to_cell(QualType t, std::uint64_t bytes,
+                                                      SourceLocation loc) {
+  if (bytes == 0) return 0;
+  QualType c = t.getCanonicalType();
+  if (c->isIncompleteType() || c->isFunctionType()) return std::nullopt;
+  std::uint64_t size = ctx_.getTypeSizeInChars(c).getQuantity();
+  if (bytes == size) return cells_of(t, loc);
+  if (const auto* at = ctx_.getAsConstantArrayType(t)) {
+    QualType e = at->getElementType();
+    std::uint64_t es = ctx_.getTypeSizeInChars(e).getQuantity();
+    if (es == 0) return std::nullopt;
+    auto r = byte_to_cell(e, bytes % es, loc);
+    if (!r) return std::nullopt;
+    return (bytes / es) * cells_of(e, loc) + *r;
+  }
+  if (const auto* rt = c->getAs<RecordType>()) {
+    const RecordDecl* rd = rt->getDecl()->getDefinition();
+    const ASTRecordLayout& layout = ctx_.getASTRecordLayout(rd);
+    const FieldDecl* best = nullptr;
+    std::uint64_t best_off = 0;
+    for (const FieldDecl* f : rd->fields()) {
+      std::uint64_t off = layout.getFieldOffset(f->getFieldIndex()) / 8;
+      if (off <= bytes) {
+        best = f;
+        best_off = off;
+      }
+    }
+    if (!best) return std::nullopt;
+    auto r = byte_to_cell(best->getType(), bytes - best_off, loc);
+    if (!r) return std::nullopt;
+    return field_offset(best, loc) + *r;
+  }
+  return std::nullopt;
+}
+
+}  // namespace siren::frontend
