@@ -86,4 +86,18 @@ CheckResult check(const ir::ThreadModel& tm, const CheckOptions& options) {
   return res;
 }
 
+CheckResult check_growing_threads(const ir::ThreadModel& tm, const CheckOptions& options, unsigned threads,
+                                  unsigned max_threads,
+                                  const std::function<std::optional<ir::ThreadModel>(unsigned threads)>& with_threads) {
+  CheckResult result = check(tm, options);
+  for (unsigned more = threads * 2; more <= max_threads && thread_limit_reached(result) &&
+                                    !(options.deadline && std::chrono::steady_clock::now() >= *options.deadline);
+       more *= 2) {
+    const std::optional<ir::ThreadModel> again = with_threads(more);
+    if (!again) break;
+    result = check(*again, options);
+  }
+  return result;
+}
+
 }  // namespace siren::check

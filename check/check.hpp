@@ -6,6 +6,8 @@
 #include "check/result.hpp"
 #include "ir/thread_model.hpp"
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,5 +27,14 @@ bool check_explicit(const ir::ThreadModel& tm, const CheckOptions& options, Chec
 
 /// Runs the checker. Catches std::bad_alloc (UNKNOWN "memory limit").
 CheckResult check(const ir::ThreadModel& tm, const CheckOptions& options);
+
+/// check(tm, options), then `siren check`'s thread-limit retry: while the answer is UNKNOWN
+/// because the thread-instance limit `threads` is reachable and the deadline has not passed,
+/// check the model `with_threads(2 * threads)` builds (nullopt: stop), up to `max_threads`. A
+/// violation found with more threads is real (and replayed); SAFE still needs the limit to be
+/// unreachable in the model that gave it.
+CheckResult check_growing_threads(const ir::ThreadModel& tm, const CheckOptions& options, unsigned threads,
+                                  unsigned max_threads,
+                                  const std::function<std::optional<ir::ThreadModel>(unsigned threads)>& with_threads);
 
 }  // namespace siren::check

@@ -5,6 +5,7 @@
 #include "apps/siren/model_options.hpp"
 #include "apps/siren/trace_output.hpp"
 #include "check/check.hpp"
+#include "check/portfolio.hpp"
 #include "race/race.hpp"
 #include "ir/thread_model.hpp"
 #include "reduction/scheduler_constraints.hpp"
@@ -99,115 +100,6 @@ void print_json(const check::CheckResult& r, const std::vector<std::string>& war
   for (const auto& [name, value] : r.stats.reduction) j["stats"][name] = value;
   if (r.schedules) j["schedules"] = *r.schedules;
   std::printf("%s\n", j.dump(2).c_str());
-}
-
-// --- --solver portfolio (issue 10) -------------------------------------------------------
-// The translated thread model is shared by fork(): one child per backend runs the whole check,
-// then writes a one-byte verdict class to its pipe and waits. The parent takes the first
-// definite answer (UNSAFE / SAFE / SAFE_UP_TO_BOUND), kills the other child and tells the
-// winner to print its result (text or JSON, trace included) and exit with its exit code,
-// which the parent returns. No definite answer: an internal error is preferred over UNKNOWN
-// (bugs stay visible); a child that died without answering counts as UNKNOWN.
-template <class Report>
-int run_portfolio(const ir::ThreadModel& tm, const check::CheckOptions& co,
-                  std::chrono::steady_clock::time_point start, Report& report) {
-  static const char* const kBackends[2] = {"cadical", "z3"};
-  struct Kid {
-    pid_t pid = -1;
-    int up = -1, down = -1;  // verdict from the child, go-ahead to the child
-    char answer = 0;         // 0: running; 'U' 'S' 'B' definite; '?' unknown; 'E' internal; 'X' died
-  };
-  Kid kids[2];
-  std::fflush(stdout);
-  std::fflush(stderr);
-  for (int i = 0; i < 2; ++i) {
-    int up[2], down[2];
-    if (pipe(up) != 0 || pipe(down) != 0) throw std::runtime_error("portfolio: pipe failed");
-    const pid_t pid = fork();
-    if (pid < 0) throw std::runtime_error("portfolio: fork failed");
-    if (pid == 0) {
-      close(up[0]);
-      close(down[1]);
-      for (int j = 0; j < i; ++j) {
-        close(kids[j].up);
-        close(kids[j].down);
-      }
-      check::CheckResult r;
-      try {
-        check::CheckOptions mine = co;
-        mine.solver = kBackends[i];
-        r = check::check(tm, mine);
-      } catch (const std::bad_alloc&) {
-        r = {};
-        r.verdict = check::Verdict::Unknown;
-        r.reason = "memory limit";
-      }
-      r.stats.total_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      char code = r.internal_error ? 'E'
-                  : r.verdict == check::Verdict::Unsafe ? 'U'
-                  : r.verdict == check::Verdict::Safe ? 'S'
-                  : r.verdict == check::Verdict::SafeUpToBound ? 'B'
-                                                                 : '?';
-      char go = 0;
-      if (write(up[1], &code, 1) == 1 && read(down[0], &go, 1) == 1 && go == 'p') {
-        if (std::getenv("SIREN_PORTFOLIO_VERBOSE")) std::fprintf(stderr, "siren: portfolio: answer from %s\n", kBackends[i]);
-        const int rc = report(r);
-        std::fflush(stdout);
-        std::fflush(stderr);
-        _exit(rc);
-      }
-      _exit(0);
-    }
-    close(up[1]);
-    close(down[0]);
-    kids[i] = {pid, up[0], down[1], 0};
-  }
-  auto definite = [](char c) { return c == 'U' || c == 'S' || c == 'B'; };
-  int winner = -1;
-  while (winner < 0 && (kids[0].answer == 0 || kids[1].answer == 0)) {
-    pollfd fds[2];
-    int n = 0, which[2];
-    for (int i = 0; i < 2; ++i)
-      if (kids[i].answer == 0) {
-        fds[n] = {kids[i].up, POLLIN, 0};
-        which[n++] = i;
-      }
-    if (poll(fds, n, -1) < 0) {
-      if (errno == EINTR) continue;
-      break;
-    }
-    for (int j = 0; j < n; ++j) {
-      if (!(fds[j].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-      Kid& k = kids[which[j]];
-      char c = 0;
-      k.answer = read(k.up, &c, 1) == 1 ? c : 'X';
-      if (definite(k.answer) && winner < 0) winner = which[j];
-    }
-  }
-  if (winner < 0) {  // nothing definite: internal error > unknown > died
-    for (char pref : {'E', '?'})
-      for (int i = 0; i < 2 && winner < 0; ++i)
-        if (kids[i].answer == pref) winner = i;
-  }
-  for (int i = 0; i < 2; ++i)
-    if (i != winner && kids[i].answer == 0) kill(kids[i].pid, SIGKILL);
-  for (int i = 0; i < 2; ++i) {
-    const char go = i == winner ? 'p' : 'q';
-    if (kids[i].answer != 0 && kids[i].answer != 'X') (void)!write(kids[i].down, &go, 1);
-    close(kids[i].down);
-    close(kids[i].up);
-  }
-  int code = -1;
-  for (int i = 0; i < 2; ++i) {
-    int status = 0;
-    while (waitpid(kids[i].pid, &status, 0) < 0 && errno == EINTR) {}
-    if (i == winner) code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  }
-  if (code >= 0) return code;
-  check::CheckResult r;  // both children died, or the winner did while printing
-  r.verdict = check::Verdict::Unknown;
-  r.reason = "portfolio: the solver processes ended without an answer";
-  return report(r);
 }
 
 // --- --reach: control-state (location-tuple) reachability ----------------------------------
@@ -375,23 +267,16 @@ int run_check(const CheckArgs& a) {
         }
         co.engine = "bmc";
       }
-      return run_portfolio(tm, co, start, report);
+      return check::run_portfolio(tm, co, start, report);
     }
-    result = check::check(tm, co);
-    // A program whose create sites run more often than --threads allows ends UNKNOWN at the
-    // limit. Unless --threads was given, try again with twice the limit while time is left: a
-    // violation found with more threads is real (and replayed), and SAFE still needs the limit
-    // to be unreachable.
-    for (unsigned threads = a.front.threads * 2; !a.threads_given && threads <= kMaxAutoThreads &&
-                                                 check::thread_limit_reached(result) &&
-                                                 !(co.deadline && std::chrono::steady_clock::now() >= *co.deadline);
-         threads *= 2) {
-      FrontArgs more = a.front;
-      more.threads = threads;
-      LoadedModel again = load_model(a.file, more);
-      if (!again.tm) break;
-      result = check::check(*again.tm, co);
-    }
+    // Unless --threads was given, a check that ends at the thread limit is tried again with
+    // more threads while time is left.
+    result = check::check_growing_threads(tm, co, a.front.threads, a.threads_given ? a.front.threads : kMaxAutoThreads,
+                                          [&](unsigned threads) {
+                                            FrontArgs more = a.front;
+                                            more.threads = threads;
+                                            return std::move(load_model(a.file, more).tm);
+                                          });
     result.stats.total_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   } catch (const std::bad_alloc&) {
     result = {};

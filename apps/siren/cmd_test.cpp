@@ -4,9 +4,9 @@
 // testing), or under the schedules of a systematic, stateful search (dfs). Finds bugs in programs too large to verify; finding none proves nothing. Shares
 // nothing with siren's front end, thread model or interpreter — which is why a failing run is
 // then followed by siren's interpreter over siren's model of the same file
-// (native_confirm.hpp): agreement is evidence, disagreement a bug in siren's model.
+// (confirm/native_confirm.hpp): agreement is evidence, disagreement a bug in siren's model.
 #include "apps/siren/commands.hpp"
-#include "apps/siren/native_confirm.hpp"
+#include "confirm/native_confirm.hpp"
 #include "native/native.hpp"
 
 #include <nlohmann/json.hpp>
@@ -153,12 +153,12 @@ int run_test(const TestArgs& a) {
   // A failing run of our own schedules is followed by siren's interpreter (a replayed siren
   // trace came from siren's model in the first place). The exit code stays that of the
   // native result: the violation happened.
-  std::optional<Confirmation> confirmation;
+  std::optional<confirm::Confirmation> confirmation;
   if (found && a.replay.empty()) {
-    ConfirmOptions co;
+    confirm::ConfirmOptions co;
     co.clang_args = cargs;
     co.test_drop_pointer_initialisers = a.broken_frontend;
-    confirmation = confirm_native_failure(a.file, co, bin, *s.failure);
+    confirmation = confirm::confirm_native_failure(a.file, co, bin, *s.failure);
   }
   if (a.json) {
     nlohmann::ordered_json j;
@@ -187,7 +187,7 @@ int run_test(const TestArgs& a) {
       }
       j["trace"] = rows;
       if (confirmation)
-        j["interpreter"] = {{"result", confirm_result_name(confirmation->result)},
+        j["interpreter"] = {{"result", confirm::confirm_result_name(confirmation->result)},
                             {"why", confirmation->why},
                             {"steps", confirmation->steps}};
     }
@@ -217,18 +217,18 @@ int run_test(const TestArgs& a) {
       std::printf("%s\n", line.c_str());
     }
     if (confirmation) {
-      const Confirmation& c = *confirmation;
+      const confirm::Confirmation& c = *confirmation;
       switch (c.result) {
-        case ConfirmResult::Confirmed:
+        case confirm::ConfirmResult::Confirmed:
           std::printf("confirmed by siren's interpreter: the same %s (%zu siren steps; %s)\n",
                       f.outcome == native::Outcome::Race ? "data race" : "violation", c.steps, c.why.c_str());
           break;
-        case ConfirmResult::NotConfirmed:
+        case confirm::ConfirmResult::NotConfirmed:
           std::printf("NOT confirmed by siren's interpreter: %s — a disagreement between native execution and "
                       "siren's model of the program; please report it\n",
                       c.why.c_str());
           break;
-        case ConfirmResult::NotChecked:
+        case confirm::ConfirmResult::NotChecked:
           std::printf("not checked by siren's interpreter: %s\n", c.why.c_str());
           break;
       }

@@ -6,8 +6,8 @@
 // the program; disagreement points at a front-end / thread-model bug or at a construct siren
 // models differently, and is reported loudly.
 //
-// The app layer is the only place that sees both `native` and `ir`: native/ depends on no
-// other siren module.
+// This folder is the only place that sees both `native` and `ir` (and the front end): native/
+// depends on no other siren module, so that the two sides share nothing.
 #pragma once
 
 #include "ir/thread_model.hpp"
@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-namespace siren::app {
+namespace siren::confirm {
 
 enum class ConfirmResult { Confirmed, NotConfirmed, NotChecked };
 const char* confirm_result_name(ConfirmResult r);  // "confirmed", "not confirmed", "not checked"
@@ -45,4 +45,4 @@ struct ConfirmOptions {
 Confirmation confirm_native_failure(const std::string& file, const ConfirmOptions& o, const native::Binary& b,
                                     const native::Run& r);
 
-}  // namespace siren::app
+}  // namespace siren::confirm

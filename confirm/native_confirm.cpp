@@ -1,4 +1,4 @@
-// Guided interpretation of a failing native run (native_confirm.hpp).
+// Guided interpretation of a failing native run (confirm/native_confirm.hpp).
 //
 // The native run is a sequence of scheduling points ("events": shared accesses, pthread
 // calls, atomic sections) of numbered threads, each with a code address, plus the values its
@@ -31,7 +31,7 @@
 // their racy lines (or owe one there) that touch one data cell, one of them a write. Nothing
 // is forced: an event siren's thread does not reach within kStepCap steps, a thread siren
 // blocks, or a violation siren reaches elsewhere or earlier is a disagreement.
-#include "apps/siren/native_confirm.hpp"
+#include "confirm/native_confirm.hpp"
 
 #include "frontend/frontend.hpp"
 #include "ir/interpreter.hpp"
@@ -47,7 +47,7 @@
 #include <utility>
 #include <vector>
 
-namespace siren::app {
+namespace siren::confirm {
 
 const char* confirm_result_name(ConfirmResult r) {
   switch (r) {
@@ -688,4 +688,4 @@ Confirmation confirm_native_failure(const std::string& file, const ConfirmOption
   return c;
 }
 
-}  // namespace siren::app
+}  // namespace siren::confirm
