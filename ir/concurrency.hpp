@@ -2,7 +2,7 @@
 // (the mutexes held on every path to an instruction) and create/join order (a thread not yet
 // created, or already joined, by its parent). Used by the triage's candidate pairs
 // (race/triage.cpp) and by the transaction graph, whose transactions run through accesses
-// that no conflicting access of another thread can run beside (invariants/transaction_graph.cpp).
+// that no conflicting access of another thread can run beside (invariants/program_facts.cpp, invariants/transactions.cpp).
 #pragma once
 
 #include "ir/thread_model.hpp"

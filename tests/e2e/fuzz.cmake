@@ -36,7 +36,7 @@ if(TARGET siren-fuzz)
                    --check-timeout 10)
   set_tests_properties("fuzz: differential, SMT backends, seeds 1001-1010" PROPERTIES
     TIMEOUT 300 PASS_REGULAR_EXPRESSION "programs 10, disagreements 0")
-  # The oracle can fail: a deliberately unsound reduction (reduction/scheduler_constraints.cpp,
+  # The oracle can fail: a deliberately unsound reduction (tools/fuzz/broken_reduction.cpp,
   # "test-broken") must be caught, and the disagreement shrunk.
   add_test(NAME "fuzz: a broken reduction is caught"
            COMMAND $<TARGET_FILE:siren-fuzz> --programs 100 --seed 1 --test-reduction test-broken

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """`siren test` follows its failing run with siren's interpreter over siren's model of the file
-(apps/siren/native_confirm.hpp). Each case asserts the exit code (10: the native violation is
+(confirm/native_confirm.hpp). Each case asserts the exit code (10: the native violation is
 real, whatever the interpreter says) and the JSON's "interpreter" result: confirmed on buggy
 programs (nondet values, atomic sections, locks, a data race), NOT confirmed with the
 deliberately broken front end (--test-broken-frontend: global pointer initialisers dropped),
