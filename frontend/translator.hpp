@@ -9,7 +9,8 @@
 //                    load-fusing peephole
 //   expressions.cpp  lvalues, rvalues, arithmetic, jumping code for conditions, byte arithmetic
 //   statements.cpp   statements and local declarations
-//   calls.cpp        calls: library functions as instructions (pthread, __VERIFIER_*, malloc,
+//   pthread_model.cpp  the pthread API as instructions (threads, locks, conditions, barriers, keys)
+//   calls.cpp        calls: library functions as instructions (__VERIFIER_*, malloc,
 //                    ...), defined functions, function pointers, functions without a body
 //   atomics.cpp      C11 / GCC atomic operations as atomic steps
 //   fixed_value.cpp  values that are the same at every evaluation (sizes of malloc and VLAs)
@@ -264,8 +265,23 @@ class Translator {
   void switch_stmt(const SwitchStmt* ss);
 
   // ---- calls (calls.cpp) ------------------------------------------------------------------
+  /// One call of a library function (rv_call) and what every library model asks of it.
+  struct CallSite {
+    Translator& tr;
+    const CallExpr* ce;
+    SourceLocation loc;
+    const std::string& name;  // the callee's
+    unsigned nargs;
+    bool want;     // the result is used
+    Type ret_t;    // the result's type (i32 when it has none)
+    bool is_void;
+    const Expr* arg(unsigned i) const;       // argument i ("too few arguments" if missing)
+    ExprRef ptr_arg(unsigned i) const;       // argument i as a pointer
+    void side_effects_only(unsigned from) const;  // evaluate arguments from..end for effects
+    ExprRef zero() const;                    // the result 0 (nullptr when unused or void)
+    ExprRef havoc_result() const;            // an arbitrary result (nullptr when unused)
+  };
   ExprRef rv_call(const CallExpr* ce, bool want, QualType malloc_type = QualType());
-  ExprRef rv_pthread_key(const std::string& name, const CallExpr* ce, bool want);
   ObjectId function_object(const FunctionDecl* fd);
   ExprRef function_designator(const Expr* e);
   std::vector<const FunctionDecl*> pointer_targets(const std::vector<QualType>& arg_types,
@@ -274,6 +290,10 @@ class Translator {
   void dispatch(ExprRef fp, const std::vector<const FunctionDecl*>& targets,
                 const std::function<void(const FunctionDecl*)>& one, const std::string& none);
   ExprRef rv_undefined_call(const CallExpr* ce, const FunctionDecl* fd, bool want);
+
+  // ---- the pthread API (pthread_model.cpp) -------------------------------------------------
+  ExprRef pthread_call(const CallSite& site);
+  ExprRef rv_pthread_key(const std::string& name, const CallExpr* ce, bool want);
 
   // ---- atomic operations (atomics.cpp) ----------------------------------------------------
   bool begin_atomic_step(SourceLocation loc);

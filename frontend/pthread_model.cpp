@@ -1,0 +1,263 @@
+// The pthread API as IR instructions (DESIGN.md §B1, docs/semantics.md "Synchronisation"):
+// threads (create, join, exit), mutexes and spin locks, condition variables, rwlocks (also
+// try-locks), barriers, pthread_once and thread-specific data (keys); attribute and
+// destroy calls are no-ops, and anything else is a precise `unsupported:` diagnostic.
+#include "frontend/translator.hpp"
+
+namespace siren::frontend {
+
+ExprRef Translator::pthread_call(const CallSite& site) {
+  const CallExpr* ce = site.ce;
+  const SourceLocation loc = site.loc;
+  const std::string& name = site.name;
+  const bool want = site.want;
+  const Type ret_t = site.ret_t;
+  auto sync1 = [&](InstrKind k) {
+    ExprRef a = site.ptr_arg(0);
+    check_ptr(a);
+    emit(k, a);
+    return site.zero();
+  };
+  if (name == "pthread_create") {
+    ExprRef a = site.ptr_arg(0);
+    if (!(a->is_const() && a->value == 0)) check_ptr(a);
+    if (needs_instrs(site.arg(1))) rvalue(site.arg(1), false);
+    const Expr* f = strip(site.arg(2));
+    if (const auto* uo = dyn_cast<UnaryOperator>(f); uo && uo->getOpcode() == UO_AddrOf) f = strip(uo->getSubExpr());
+    const FunctionDecl* start = nullptr;
+    if (const auto* dr = dyn_cast<DeclRefExpr>(f)) start = dyn_cast<FunctionDecl>(dr->getDecl());
+    if (start && !start->getDefinition())
+      unsupported(site.arg(2)->getExprLoc(), "thread start routine '" + start->getNameAsString() + "' has no body");
+    auto create = [&](ExprRef b, const FunctionDecl* routine) {
+      ir::Instr in;
+      in.kind = InstrKind::ThreadCreate;
+      in.a = a;
+      in.b = b;
+      in.callee = function_id(routine);
+      emit(std::move(in));
+    };
+    if (start) {
+      create(site.ptr_arg(3), start);
+      return site.zero();
+    }
+    // A start routine chosen at run time: one create per possible target (see
+    // rv_indirect_call), a pointer to none of them is a MemSafety error.
+    const ExprRef fp = tmp_of(site.ptr_arg(2));
+    const ExprRef b = tmp_of(site.ptr_arg(3));
+    dispatch(fp, pointer_targets({ctx_.VoidPtrTy}, ctx_.VoidPtrTy), [&](const FunctionDecl* def) { create(b, def); },
+             "pthread_create with a start routine that is no one-parameter function of the program");
+    return site.zero();
+  }
+  if (name == "pthread_join") {
+    ExprRef a = conv(Type::integer(64, false), rvalue(site.arg(0)));
+    ExprRef b = site.ptr_arg(1);
+    if (!(b->is_const() && b->value == 0)) check_ptr(b);
+    emit(InstrKind::ThreadJoin, a, b);
+    return site.zero();
+  }
+  if (name == "pthread_exit") {
+    emit(InstrKind::ThreadExit, site.ptr_arg(0));
+    return site.zero();
+  }
+  if (name == "pthread_mutex_lock" || name == "pthread_spin_lock") return sync1(InstrKind::Lock);
+  if (name == "pthread_mutex_unlock" || name == "pthread_spin_unlock") return sync1(InstrKind::Unlock);
+  if (name == "pthread_mutex_trylock" || name == "pthread_spin_trylock") {
+    ExprRef a = site.ptr_arg(0);
+    check_ptr(a);
+    LocalId t = new_tmp(Type::integer(32, true));
+    emit(InstrKind::TryLock, a, nullptr, t);
+    return want ? conv(ret_t, em().mk_local(Type::integer(32, true), t)) : nullptr;
+  }
+  if (name == "pthread_cond_wait" || name == "pthread_cond_timedwait") {
+    ExprRef a = site.ptr_arg(0);
+    check_ptr(a);
+    ExprRef b = site.ptr_arg(1);
+    check_ptr(b);
+    site.side_effects_only(2);
+    emit(InstrKind::CondWait, a, b);
+    return name == "pthread_cond_wait" ? site.zero() : site.havoc_result();
+  }
+  if (name == "pthread_cond_signal") return sync1(InstrKind::CondSignal);
+  if (name == "pthread_cond_broadcast") return sync1(InstrKind::CondBroadcast);
+  if (name == "pthread_rwlock_tryrdlock" || name == "pthread_rwlock_trywrlock") {
+    // One atomic step over the lock cell (RdLock/WrLock's encoding: readers count up, a
+    // writer holds -1): busy when a writer holds it (rd) or anyone does (wr); else take it.
+    // The result is 0 or EBUSY (16).
+    ExprRef a = site.ptr_arg(0);
+    const Type i32 = Type::integer(32, true);
+    const bool rd = name == "pthread_rwlock_tryrdlock";
+    const bool began = begin_atomic_step(loc);
+    check_ptr(a);
+    const LocalId cur = new_tmp(i32);
+    emit(InstrKind::Assign, em().mk_load(i32, a), nullptr, cur);
+    const ExprRef c = em().mk_local(i32, cur);
+    const ExprRef busy = rd ? em().mk_binary(Op::Slt, c, em().mk_const(i32, 0))
+                            : em().mk_binary(Op::Ne, c, em().mk_const(i32, 0));
+    const int done = new_label();
+    jump(done, busy);
+    emit(InstrKind::Store, a, rd ? em().mk_binary(Op::Add, c, em().mk_const(i32, 1)) : em().mk_const(i32, -1));
+    place(done);
+    end_atomic_step(began);
+    return want ? conv(ret_t, em().mk_ite(busy, em().mk_const(i32, 16), em().mk_const(i32, 0))) : nullptr;
+  }
+  if (name == "pthread_key_create" || name == "pthread_getspecific" || name == "pthread_setspecific" ||
+      name == "pthread_key_delete")
+    return rv_pthread_key(name, ce, want);
+  if (name == "pthread_barrier_init" || name == "pthread_barrier_wait") {
+    // The barrier's cell: count << 20 | generation << 16 | arrived. A waiter arrives in one
+    // atomic step; the last one resets `arrived`, flips the generation and returns
+    // PTHREAD_BARRIER_SERIAL_THREAD (-1); the others wait for the flip (0).
+    const Type i32 = Type::integer(32, true);
+    const ExprRef b = tmp_of(site.ptr_arg(0));
+    auto k = [&](std::int64_t v) { return em().mk_const(i32, ir::normalize(i32, static_cast<std::uint64_t>(v))); };
+    if (name == "pthread_barrier_init") {
+      if (needs_instrs(site.arg(1))) rvalue(site.arg(1), false);
+      const ExprRef n = tmp_of(conv(i32, rvalue(site.arg(2))));
+      assert_limit(em().mk_binary(Op::LAnd, em().mk_binary(Op::Sle, k(1), n), em().mk_binary(Op::Slt, n, k(2048))),
+                   "pthread_barrier_init with a count outside 1..2047");
+      check_ptr(b);
+      emit(InstrKind::Store, b, em().mk_binary(Op::Shl, n, k(20)));
+      return want ? em().mk_const(ret_t, 0) : nullptr;
+    }
+    auto is_last = [&](ExprRef v) {
+      const ExprRef arrived = em().mk_binary(Op::Add, em().mk_binary(Op::BitAnd, v, k(0xffff)), k(1));
+      return em().mk_binary(Op::Eq, arrived, em().mk_binary(Op::LShr, v, k(20)));
+    };
+    const ExprRef vv = atomic_rmw(b, i32, loc, [&](ExprRef v) {
+      const ExprRef next_gen = em().mk_binary(Op::BitXor, em().mk_binary(Op::BitAnd, v, k(~0xffffLL)), k(0x10000));
+      return em().mk_ite(is_last(v), next_gen, em().mk_binary(Op::Add, v, k(1)));
+    });
+    const LocalId last = new_tmp(Type::boolean());
+    emit(InstrKind::Assign, is_last(vv), nullptr, last);
+    const ExprRef lv = em().mk_local(Type::boolean(), last);
+    const int out = new_label();
+    jump(out, lv);
+    const ExprRef gen = em().mk_binary(Op::BitAnd, vv, k(0x10000));
+    emit(InstrKind::Assume,
+         em().mk_binary(Op::Ne, em().mk_binary(Op::BitAnd, em().mk_load(i32, b), k(0x10000)), gen));
+    place(out);
+    return want ? conv(ret_t, em().mk_ite(lv, k(-1), k(0))) : nullptr;
+  }
+  if (name == "pthread_once") {
+    // The first caller (control 0 -> 1, one atomic step) runs the routine and then sets 2;
+    // every other caller waits until it is 2 (an Assume over the control's cell).
+    ExprRef oc = site.ptr_arg(0);
+    const Expr* f = strip(site.arg(1));
+    if (const auto* uo = dyn_cast<UnaryOperator>(f); uo && uo->getOpcode() == UO_AddrOf) f = strip(uo->getSubExpr());
+    const auto* dr = dyn_cast<DeclRefExpr>(f);
+    const auto* routine = dr ? dyn_cast<FunctionDecl>(dr->getDecl()) : nullptr;
+    if (!routine || !routine->getDefinition() || routine->getNumParams() != 0)
+      unsupported(site.arg(1)->getExprLoc(), "pthread_once with a routine that is not a function without parameters");
+    const Type i32 = Type::integer(32, true);
+    oc = tmp_of(oc);
+    const bool began = begin_atomic_step(loc);
+    check_ptr(oc);
+    const LocalId was = new_tmp(i32);
+    emit(InstrKind::Assign, em().mk_load(i32, oc), nullptr, was);
+    const ExprRef first = em().mk_binary(Op::Eq, em().mk_local(i32, was), em().mk_const(i32, 0));
+    const int not_first = new_label(), end = new_label();
+    jump(not_first, em().mk_unary(Op::LNot, first));
+    emit(InstrKind::Store, oc, em().mk_const(i32, 1));
+    place(not_first);
+    end_atomic_step(began);
+    jump(end, em().mk_unary(Op::LNot, first));
+    ir::Instr call;
+    call.kind = InstrKind::Call;
+    call.callee = function_id(routine);
+    emit(std::move(call));
+    emit(InstrKind::Store, oc, em().mk_const(i32, 2));
+    const int out = new_label();
+    jump(out);
+    place(end);
+    emit(InstrKind::Assume, em().mk_binary(Op::Eq, em().mk_load(i32, oc), em().mk_const(i32, 2)));
+    place(out);
+    return want ? em().mk_const(ret_t, 0) : nullptr;
+  }
+  if (name == "pthread_rwlock_rdlock") return sync1(InstrKind::RdLock);
+  if (name == "pthread_rwlock_wrlock") return sync1(InstrKind::WrLock);
+  if (name == "pthread_rwlock_unlock") return sync1(InstrKind::RwUnlock);
+  if (name == "pthread_mutex_init" || name == "pthread_cond_init" || name == "pthread_rwlock_init" ||
+      name == "pthread_spin_init") {
+    ExprRef a = site.ptr_arg(0);
+    check_ptr(a);
+    site.side_effects_only(1);
+    emit(InstrKind::Store, a, em().mk_const(Type::integer(32, true), 0));
+    return site.zero();
+  }
+  if (name == "pthread_mutex_destroy" || name == "pthread_cond_destroy" || name == "pthread_spin_destroy" ||
+      name == "pthread_barrier_destroy" || starts_with(name, "pthread_barrierattr_") ||
+      name == "pthread_rwlock_destroy" || starts_with(name, "pthread_attr_") ||
+      starts_with(name, "pthread_mutexattr_") || starts_with(name, "pthread_condattr_") ||
+      starts_with(name, "pthread_rwlockattr_") || name == "pthread_yield" || name == "sched_yield") {
+    site.side_effects_only(0);
+    emit(InstrKind::Skip);
+    return site.zero();
+  }
+  if (name == "pthread_self") unsupported(loc, "pthread_self() is not supported yet");
+  unsupported(loc, "call to unsupported pthread function '" + name + "'");
+}
+
+// ---------------------------------------------------------------------------------------
+// Thread-specific data: a key is an index below kPthreadKeys handed out by a counter (one
+// atomic step), and each thread's values live in a thread-local object of that many pointer
+// cells (null at first, as POSIX says). Destructors would run at thread exit: a key with one
+// is unsupported rather than modelled without it.
+ExprRef Translator::rv_pthread_key(const std::string& name, const CallExpr* ce, bool want) {
+  const SourceLocation loc = ce->getExprLoc();
+  const Type u32 = Type::integer(32, false);
+  auto hidden = [&](ObjectId& id, const char* oname, Type t, std::uint64_t n, bool tls) {
+    if (id) return;
+    ir::Object o;
+    o.kind = ir::ObjectKind::Global;
+    o.name = oname;
+    o.loc = ir_loc(loc);
+    o.thread_local_storage = tls;
+    for (std::uint64_t i = 0; i < n; ++i) {
+      ir::Cell c;
+      c.name = n == 1 ? std::string(oname) : std::string(oname) + "[" + std::to_string(i) + "]";
+      c.type = t;
+      o.cells.push_back(std::move(c));
+    }
+    id = prog_.add_object(std::move(o));
+  };
+  hidden(pthread_keys_, "pthread keys", u32, 1, false);
+  hidden(pthread_specific_, "pthread specific", Type::pointer(), kPthreadKeys, true);
+  const unsigned nargs = ce->getNumArgs();
+  if ((name == "pthread_key_create" || name == "pthread_setspecific") && nargs < 2)
+    unsupported(loc, "too few arguments in call to '" + name + "'");
+  if (nargs < 1) unsupported(loc, "too few arguments in call to '" + name + "'");
+  auto result0 = [&]() -> ExprRef { return want ? em().mk_const(scalar_type(ce->getType(), loc), 0) : nullptr; };
+  if (name == "pthread_key_create") {
+    if (!ce->getArg(1)->isNullPointerConstant(ctx_, Expr::NPC_ValueDependentIsNull))
+      unsupported(ce->getArg(1)->getExprLoc(), "pthread_key_create with a destructor");
+    const ExprRef kp = tmp_of(conv(Type::pointer(), rvalue(ce->getArg(0))));
+    const ExprRef counter = em().mk_obj_addr(pthread_keys_, 0);
+    const bool began = begin_atomic_step(loc);
+    const LocalId k = new_tmp(u32);
+    emit(InstrKind::Assign, em().mk_load(u32, counter), nullptr, k);
+    const ExprRef kv = em().mk_local(u32, k);
+    assert_limit(em().mk_binary(Op::Ult, kv, em().mk_const(u32, kPthreadKeys)),
+                 "more than " + std::to_string(kPthreadKeys) + " pthread keys");
+    emit(InstrKind::Store, counter, em().mk_binary(Op::Add, kv, em().mk_const(u32, 1)));
+    end_atomic_step(began);
+    check_ptr(kp);
+    emit(InstrKind::Store, kp, kv);
+    return result0();
+  }
+  if (name == "pthread_key_delete") {
+    rvalue(ce->getArg(0), false);
+    return result0();
+  }
+  const ExprRef key = conv(Type::integer(64, false), rvalue(ce->getArg(0)));
+  const ExprRef slot = tmp_of(em().mk_binary(Op::PtrAdd, em().mk_obj_addr(pthread_specific_, 0), key));
+  check_ptr(slot);  // a key that pthread_key_create did not hand out: out of the object
+  if (name == "pthread_getspecific") {
+    const LocalId v = new_tmp(Type::pointer());
+    emit(InstrKind::Assign, em().mk_load(Type::pointer(), slot), nullptr, v);
+    return want ? em().mk_local(Type::pointer(), v) : nullptr;
+  }
+  emit(InstrKind::Store, slot, conv(Type::pointer(), rvalue(ce->getArg(1))));
+  return result0();
+}
+
+}  // namespace siren::frontend
