@@ -70,7 +70,6 @@ struct CheckOptions {
   std::uint64_t max_schedules = 10'000'000;  // give up counting beyond this
 };
 
-
 struct CheckStats {
   unsigned frames = 0;
   std::uint64_t vars = 0;
