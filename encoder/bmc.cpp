@@ -46,47 +46,6 @@ const ErrorSite* true_site(Engine& e, const Frame& f, bool property) {
 }
 
 void search(const ir::ThreadModel& tm, const CheckOptions& options, solvers::TermManager& terms,
-            solvers::DecisionProcedure& dp, reduction::SchedulerConstraints& sch, CheckResult& res);
-
-void count_schedules(const ir::ThreadModel& tm, const CheckOptions& options, solvers::TermManager& terms,
-                     solvers::DecisionProcedure& dp, reduction::SchedulerConstraints& sch, CheckResult& res);
-
-void run(const ir::ThreadModel& tm, const CheckOptions& options, CheckResult& res) {
-  using clock = std::chrono::steady_clock;
-  auto sch = reduction::make_scheduler_constraints(options.reduction, tm);
-  if (!sch) {
-    res.reason = "reduction '" + options.reduction + "' is not implemented";
-    return;
-  }
-  // --solver (issue 10): any backend of solvers/factory.hpp.
-  const auto names = solvers::decision_procedure_names();
-  if (std::find(names.begin(), names.end(), options.solver) == names.end()) {
-    res.reason = "solver '" + options.solver + "' is not available";
-    return;
-  }
-  if (tm.threads.empty()) {
-    res.internal_error = true;
-    res.reason = "internal error: the thread model has no main thread";
-    return;
-  }
-  auto timed_out = [&] { return options.deadline && clock::now() >= *options.deadline; };
-  solvers::TermManager terms;
-  auto dp = solvers::make_decision_procedure(options.solver, terms);
-  dp->set_terminate(timed_out);
-  dp->set_deadline(options.deadline);  // boolector's -t
-  try {
-    if (options.count_schedules) count_schedules(tm, options, terms, *dp, *sch, res);
-    else search(tm, options, terms, *dp, *sch, res);
-    res.stats.reduction = sch->stats();
-  } catch (const std::bad_alloc&) {
-    // CaDiCaL is left in an invalid state by an allocation failure inside solve(), and its
-    // destructor would then abort the process: leave it (we are about to exit).
-    (void)dp.release();
-    throw;
-  }
-}
-
-void search(const ir::ThreadModel& tm, const CheckOptions& options, solvers::TermManager& terms,
             solvers::DecisionProcedure& dpr, reduction::SchedulerConstraints& sch, CheckResult& res) {
   using clock = std::chrono::steady_clock;
   auto timed_out = [&] { return options.deadline && clock::now() >= *options.deadline; };
@@ -275,6 +234,39 @@ void count_schedules(const ir::ThreadModel& tm, const CheckOptions& options, sol
 
 }  // namespace
 
-void run_bmc(const ir::ThreadModel& tm, const CheckOptions& options, CheckResult& res) { run(tm, options, res); }
+void run_bmc(const ir::ThreadModel& tm, const CheckOptions& options, CheckResult& res) {
+  using clock = std::chrono::steady_clock;
+  auto sch = reduction::make_scheduler_constraints(options.reduction, tm);
+  if (!sch) {
+    res.reason = "reduction '" + options.reduction + "' is not implemented";
+    return;
+  }
+  // --solver (issue 10): any backend of solvers/factory.hpp.
+  const auto names = solvers::decision_procedure_names();
+  if (std::find(names.begin(), names.end(), options.solver) == names.end()) {
+    res.reason = "solver '" + options.solver + "' is not available";
+    return;
+  }
+  if (tm.threads.empty()) {
+    res.internal_error = true;
+    res.reason = "internal error: the thread model has no main thread";
+    return;
+  }
+  auto timed_out = [&] { return options.deadline && clock::now() >= *options.deadline; };
+  solvers::TermManager terms;
+  auto dp = solvers::make_decision_procedure(options.solver, terms);
+  dp->set_terminate(timed_out);
+  dp->set_deadline(options.deadline);  // boolector's -t
+  try {
+    if (options.count_schedules) count_schedules(tm, options, terms, *dp, *sch, res);
+    else search(tm, options, terms, *dp, *sch, res);
+    res.stats.reduction = sch->stats();
+  } catch (const std::bad_alloc&) {
+    // CaDiCaL is left in an invalid state by an allocation failure inside solve(), and its
+    // destructor would then abort the process: leave it (we are about to exit).
+    (void)dp.release();
+    throw;
+  }
+}
 
 }  // namespace siren::encoder

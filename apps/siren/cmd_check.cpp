@@ -275,7 +275,7 @@ int run_check(const CheckArgs& a) {
                                           [&](unsigned threads) {
                                             FrontArgs more = a.front;
                                             more.threads = threads;
-                                            return std::move(load_model(a.file, more).tm);
+                                            return load_model(a.file, more).tm;
                                           });
     result.stats.total_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   } catch (const std::bad_alloc&) {
