@@ -172,14 +172,7 @@ ExprRef Translator::rv_call(const CallExpr* ce, bool want, QualType malloc_type)
     std::vector<CellSpec> specs;
     for (std::uint64_t i = 0; i < count; ++i)
       flatten(malloc_type, count == 1 ? o.name : o.name + "[" + std::to_string(i) + "]", loc, specs);
-    for (auto& s : specs) {
-      ir::Cell c;
-      c.name = s.name;
-      c.type = s.type;
-      c.kind = s.kind;
-      c.init_nondet = !is_calloc;
-      o.cells.push_back(std::move(c));
-    }
+    add_cells(o, specs, !is_calloc);
     ir::Instr in;
     in.kind = InstrKind::Malloc;
     in.obj = prog_.add_object(std::move(o));

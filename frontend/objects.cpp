@@ -38,14 +38,7 @@ ObjectId Translator::object_of(const VarDecl* vd) {
   const bool global = vd->hasGlobalStorage();
   o.kind = global ? ir::ObjectKind::Global : ir::ObjectKind::Local;
   o.thread_local_storage = vd->getTLSKind() != VarDecl::TLS_None;  // one copy per thread (thread model)
-  for (auto& s : specs) {
-    ir::Cell c;
-    c.name = s.name;
-    c.type = s.type;
-    c.kind = s.kind;
-    c.init_nondet = !global;
-    o.cells.push_back(std::move(c));
-  }
+  add_cells(o, specs, !global);
   if (!global && st_) o.owner = st_->fn->id;
   ObjectId id = prog_.add_object(std::move(o));
   objects_[vd] = id;

@@ -82,6 +82,19 @@ struct CellSpec {
   CellKind kind = CellKind::Data;
 };
 
+/// Appends one cell per spec to `o`; `init_nondet`: the cells have no initial value (locals,
+/// malloc) rather than zero (globals, calloc).
+inline void add_cells(ir::Object& o, const std::vector<CellSpec>& specs, bool init_nondet) {
+  for (const CellSpec& s : specs) {
+    ir::Cell c;
+    c.name = s.name;
+    c.type = s.type;
+    c.kind = s.kind;
+    c.init_nondet = init_nondet;
+    o.cells.push_back(std::move(c));
+  }
+}
+
 // ---------------------------------------------------------------------------------------
 // Whole-translation-unit facts for fixed_value: which variables are ever written (assigned,
 // incremented or decremented, or have their address taken), every direct call of each
