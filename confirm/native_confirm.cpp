@@ -560,10 +560,15 @@ class Guide {
     return done(ConfirmResult::Confirmed, what);
   }
 
-  std::string cell_name(std::uint64_t c) const {
+  /// The cell of an access key (object << 32 | byte offset of a cell start, see accesses()).
+  const ir::Cell& cell_of_key(std::uint64_t c) const {
     const auto& o = tm_.objects[c >> 32];
-    const auto& cell = o.cells[c & 0xffffffffULL];
-    return cell.name.empty() ? o.name : cell.name;
+    return o.cells[o.cell_at(static_cast<std::int64_t>(c & 0xffffffffULL)).value()];
+  }
+
+  std::string cell_name(std::uint64_t c) const {
+    const auto& cell = cell_of_key(c);
+    return cell.name.empty() ? tm_.objects[c >> 32].name : cell.name;
   }
 
   /// Moves thread t (or, with `step_first`, steps it once first) to its next data access at
@@ -613,7 +618,7 @@ class Guide {
     for (const Access& x : xs)
       for (const Access& y : ys)
         if (x.cell == y.cell && (x.kind == 'W' || y.kind == 'W') &&
-            tm_.objects[x.cell >> 32].cells[x.cell & 0xffffffffULL].kind == ir::CellKind::Data)
+            cell_of_key(x.cell).kind == ir::CellKind::Data)
           return done(ConfirmResult::Confirmed, "data race on " + cell_name(x.cell) + ": siren's " + name(*a) + " at " +
                                                     fa + ":" + std::to_string(la) + ", " + name(*c) + " at " + fc + ":" +
                                                     std::to_string(lc));

@@ -101,6 +101,9 @@ class Engine {
   /// (how the interpreter reads mutex / rwlock cells).
   Term sync_read(const Target& tg, const State& s);
   Term load(ir::Type type, Term p, const std::vector<ir::ObjectId>& cands, const State& s);
+  /// Bool: offset `off` (32 bits) starts a cell of object `o` that an access of `bytes` bytes
+  /// fits (ir::Cell::fits; 0: any size).
+  Term cell_start(ir::ObjectId o, Term off, std::uint32_t bytes);
 
   // --- transition.cpp ---
   void build_frame(unsigned k);      // sel^k and the guards of frame k over V^k

@@ -2,14 +2,16 @@
 // types", "Memory", "Conversions", "Operators").
 //
 // Bool is the Bool sort, iN/uN an N-bit vector, a pointer a bit-vector of obj_bits + 32 bits:
-// the object id in the high bits, the cell offset as a 32-bit two's-complement number in the
+// the object id in the high bits, the byte offset as a 32-bit two's-complement number in the
 // low bits (after CBMC's object/offset pointer encoding). A load is an ITE over the cells of
 // the objects the address may designate ("candidates"), default 0; ValidPtr is a disjunction
-// over the same candidates.
+// over the same candidates. Offsets count bytes: a cell is hit at its first byte
+// (ir::Cell::offset), as in the interpreter.
 #include "encoder/engine.hpp"
 
 #include <algorithm>
 #include <cassert>
+#include <set>
 
 namespace siren::encoder {
 
@@ -93,16 +95,15 @@ std::vector<Engine::Target> Engine::targets(Term p, const std::vector<ir::Object
     if (same_obj == terms.mk_false()) continue;
     Term live = s.live[o];
     if (live == terms.mk_false()) continue;
-    const auto& cells = tm.objects[o].cells;
+    const ir::Object& obj = tm.objects[o];
     if (off->kind == Kind::Const) {
-      const auto idx = static_cast<std::int32_t>(static_cast<std::uint32_t>(off->value));
-      if (idx >= 0 && static_cast<std::size_t>(idx) < cells.size())
-        out.push_back({o, static_cast<std::uint32_t>(idx), terms.mk_and(same_obj, live)});
+      const auto byte = static_cast<std::int32_t>(static_cast<std::uint32_t>(off->value));
+      if (const auto c = obj.cell_at(byte)) out.push_back({o, *c, terms.mk_and(same_obj, live)});
       continue;
     }
     Term base = terms.mk_and(same_obj, live);
-    for (std::uint32_t c = 0; c < cells.size(); ++c)
-      out.push_back({o, c, terms.mk_and(base, terms.mk_eq(off, terms.mk_bv(32, c)))});
+    for (std::uint32_t c = 0; c < obj.cells.size(); ++c)
+      out.push_back({o, c, terms.mk_and(base, terms.mk_eq(off, terms.mk_bv(32, obj.cells[c].offset)))});
   }
   return out;
 }
@@ -122,6 +123,45 @@ Term Engine::load(ir::Type type, Term p, const std::vector<ir::ObjectId>& cands,
     result = terms.mk_ite(tg.hit, convert(cell.type, type, s.cells[tg.obj][tg.cell]), result);
   }
   return result;
+}
+
+// The offsets of the cells that fit, as one formula: a disjunction of equalities for a few
+// cells, else a range with a period (an array of scalars or structs: offset - first in range
+// and (offset - first) mod P among the starts of the first period), else the disjunction.
+Term Engine::cell_start(ir::ObjectId o, Term off, std::uint32_t bytes) {
+  const ir::Object& obj = tm.objects[o];
+  std::vector<std::uint64_t> starts;
+  for (const ir::Cell& c : obj.cells)
+    if (c.fits(bytes)) starts.push_back(c.offset);
+  if (starts.empty()) return terms.mk_false();
+  auto any_of = [&](const std::vector<std::uint64_t>& offs, Term x) {
+    std::vector<Term> eqs;
+    for (std::uint64_t v : offs) eqs.push_back(terms.mk_eq(x, terms.mk_bv(32, v)));
+    return terms.mk_or(eqs);
+  };
+  constexpr std::size_t kFew = 16;
+  if (starts.size() <= kFew) return any_of(starts, off);
+  const std::uint64_t first = starts.front(), last = starts.back();
+  std::set<std::uint64_t> set(starts.begin(), starts.end());
+  for (std::size_t j = 1; j < starts.size() && j <= kFew; ++j) {
+    const std::uint64_t period = starts[j] - first;
+    bool periodic = true;
+    for (std::uint64_t x : starts)
+      if ((x + period <= last && !set.count(x + period)) || (x >= first + period && !set.count(x - period))) {
+        periodic = false;
+        break;
+      }
+    if (!periodic) continue;
+    std::vector<std::uint64_t> phase;
+    for (std::size_t i = 0; i < j; ++i) phase.push_back(starts[i] - first);
+    Term rel = terms.mk_bv_binary(Kind::BvSub, off, terms.mk_bv(32, first));
+    Term in_range = terms.mk_bv_binary(Kind::BvUle, rel, terms.mk_bv(32, last - first));
+    Term mod = (period & (period - 1)) == 0
+                   ? terms.mk_bv_binary(Kind::BvAnd, rel, terms.mk_bv(32, period - 1))
+                   : terms.mk_bv_binary(Kind::BvUrem, rel, terms.mk_bv(32, period));
+    return terms.mk_and(in_range, any_of(phase, mod));
+  }
+  return any_of(starts, off);
 }
 
 Term Engine::encode(ir::ThreadId t, ir::ExprRef e, unsigned k) {
@@ -175,13 +215,9 @@ Term Engine::encode(ir::ThreadId t, ir::ExprRef e, unsigned k) {
       Term obj = ptr_obj(p), off = ptr_off(p);
       std::vector<Term> options;
       for (ir::ObjectId o : candidates(e->kids[0])) {
-        const auto n = static_cast<std::uint32_t>(tm.objects[o].cells.size());
-        if (n == 0) continue;
-        Term in_range = terms.mk_and(
-            terms.mk_bv_binary(Kind::BvSle, terms.mk_bv(32, 0), off),
-            terms.mk_bv_binary(Kind::BvSlt, off, terms.mk_bv(32, n)));
-        options.push_back(terms.mk_and(terms.mk_and(terms.mk_eq(obj, obj_const(o)), in_range),
-                                       s.live[o]));
+        if (tm.objects[o].cells.empty()) continue;
+        Term at_cell = cell_start(o, off, static_cast<std::uint32_t>(e->value));
+        options.push_back(terms.mk_and(terms.mk_and(terms.mk_eq(obj, obj_const(o)), at_cell), s.live[o]));
       }
       r = terms.mk_or(options);
       break;

@@ -218,7 +218,7 @@ class Explorer {
         for (std::size_t c = 0; c < obj.cells.size(); ++c)
           if (obj.cells[c].init_nondet) {
             doms.push_back(domain_of(obj.cells[c].type, o_, restricted));
-            nd_index_[acc_.cell(obj.id, c)] = nd_index_.size();
+            nd_index_[acc_.cell(obj.id, obj.cells[c].offset)] = nd_index_.size();  // keyed as Location::index
           }
     if (!doms.empty()) {
       lazy_ = true;

@@ -399,7 +399,7 @@ class Search {
         if (obj.id != 0 && obj.cells[c].init_nondet) {
           const std::size_t bit = nd_.size();
           nd_.push_back({obj.id, static_cast<std::uint32_t>(c), obj.cells[c].type});
-          nd_index_.emplace((std::uint64_t{obj.id} << 32) | c, bit);
+          nd_index_.emplace((std::uint64_t{obj.id} << 32) | obj.cells[c].offset, bit);  // as Location::index
           if (obj.kind == ObjectKind::Heap) heap_bits_[obj.id].push_back(bit);
         }
     words_ = layout_.words() + (nd_.size() + 63) / 64;
@@ -808,7 +808,7 @@ class Search {
   std::vector<std::vector<char>> invisible_;
   std::vector<std::vector<std::shared_ptr<const Future>>> future_;  // [thread][pc]
   std::vector<NdCell> nd_;
-  std::unordered_map<std::uint64_t, std::size_t> nd_index_;  // object << 32 | cell -> bit
+  std::unordered_map<std::uint64_t, std::size_t> nd_index_;  // object << 32 | byte offset -> bit
   std::vector<std::vector<std::size_t>> heap_bits_;          // [object] bits of its cells
   std::size_t words_ = 0;
   std::unique_ptr<RowStore> store_;

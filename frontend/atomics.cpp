@@ -44,12 +44,12 @@ void Translator::end_atomic_step(bool began) {
 ExprRef Translator::atomic_rmw(ExprRef p, Type t, SourceLocation loc,
                                const std::function<ExprRef(ExprRef)>& update) {
   const bool began = begin_atomic_step(loc);
-  check_ptr(p);
+  check_ptr(p, access_size(t));
   const LocalId old = new_tmp(t);
   emit(InstrKind::Assign, em().mk_load(t, p), nullptr, old);
   const ExprRef o = em().mk_local(t, old);
   if (update) {
-    check_ptr(p);
+    check_ptr(p, access_size(t));
     emit(InstrKind::Store, p, conv(t, update(o)));
   }
   end_atomic_step(began);
@@ -58,7 +58,7 @@ ExprRef Translator::atomic_rmw(ExprRef p, Type t, SourceLocation loc,
 
 void Translator::atomic_store(ExprRef p, Type t, ExprRef v, SourceLocation loc) {
   const bool began = begin_atomic_step(loc);
-  check_ptr(p);
+  check_ptr(p, access_size(t));
   emit(InstrKind::Store, p, conv(t, v));
   end_atomic_step(began);
 }
@@ -80,7 +80,7 @@ std::pair<ExprRef, ExprRef> Translator::atomic_cas(ExprRef p, Type t, ExprRef ex
   expected = tmp_of(conv(t, expected));
   desired = tmp_of(conv(t, desired));
   const bool began = begin_atomic_step(loc);
-  check_ptr(p);
+  check_ptr(p, access_size(t));
   const LocalId old = new_tmp(t);
   emit(InstrKind::Assign, em().mk_load(t, p), nullptr, old);
   ExprRef eq = em().mk_binary(Op::Eq, em().mk_local(t, old), expected);
@@ -90,7 +90,7 @@ std::pair<ExprRef, ExprRef> Translator::atomic_cas(ExprRef p, Type t, ExprRef ex
   const ExprRef okv = em().mk_local(Type::boolean(), ok);
   const int done = new_label();
   jump(done, em().mk_unary(Op::LNot, okv));
-  check_ptr(p);
+  check_ptr(p, access_size(t));
   emit(InstrKind::Store, p, desired);
   place(done);
   end_atomic_step(began);
@@ -180,13 +180,13 @@ ExprRef Translator::rv_atomic(const AtomicExpr* ae, bool want) {
   auto value = [&](const Expr* e) { return tmp_of(conv(t, rvalue(e))); };
   auto pointer = [&](const Expr* e) { return tmp_of(conv(Type::pointer(), rvalue(e))); };
   auto load_from = [&](ExprRef q) {  // the generic GNU forms pass values by address
-    check_ptr(q);
+    check_ptr(q, access_size(t));
     const LocalId v = new_tmp(t);
     emit(InstrKind::Assign, em().mk_load(t, q), nullptr, v);
     return em().mk_local(t, v);
   };
   auto store_to = [&](ExprRef q, ExprRef v) {
-    check_ptr(q);
+    check_ptr(q, access_size(t));
     emit(InstrKind::Store, q, v);
   };
   if (op == AtomicExpr::AO__c11_atomic_init) {  // initialisation is not atomic (C11 7.17.2.2p2)

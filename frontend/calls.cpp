@@ -171,8 +171,8 @@ ExprRef Translator::rv_call(const CallExpr* ce, bool want, QualType malloc_type)
     o.loc = ir_loc(ce->getBeginLoc());
     std::vector<CellSpec> specs;
     for (std::uint64_t i = 0; i < count; ++i)
-      flatten(malloc_type, count == 1 ? o.name : o.name + "[" + std::to_string(i) + "]", loc, specs);
-    add_cells(o, specs, !is_calloc);
+      flatten(malloc_type, count == 1 ? o.name : o.name + "[" + std::to_string(i) + "]", loc, specs, i * esize);
+    add_cells(o, specs, count * esize, !is_calloc);
     ir::Instr in;
     in.kind = InstrKind::Malloc;
     in.obj = prog_.add_object(std::move(o));

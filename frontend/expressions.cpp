@@ -2,8 +2,10 @@
 // load-free ir expression: every memory read is first materialised into a temporary, one
 // access per instruction, after a MemSafety check of its address (load, check_ptr), and an
 // access of an _Atomic object is an atomic step of its own. Conditions are jumping code
-// (cond_jump), so &&, || and ?: keep C's short-circuit order. Pointer arithmetic moves whole
-// cells; arithmetic on byte pointers is accepted only as container_of.
+// (cond_jump), so &&, || and ?: keep C's short-circuit order. Pointer arithmetic counts bytes
+// (sizeof of the pointee, field offsets from Clang's record layout), so casts between pointer
+// types, container_of and byte arithmetic need nothing of their own: a load or store finds
+// its cell at its byte offset, or fails its MemSafety check (UNKNOWN), never a wrong cell.
 #include "frontend/translator.hpp"
 
 namespace siren::frontend {
@@ -28,7 +30,7 @@ ExprRef Translator::load(const LV& lv, SourceLocation loc) {
   if (lv.is_local) return em().mk_local(st_->fn->locals[lv.local].type, lv.local);
   Type t = scalar_type(lv.type, loc);
   const bool began = lv.type->isAtomicType() && begin_atomic_step(loc);
-  check_ptr(lv.addr);
+  check_ptr(lv.addr, access_size(t));
   LocalId tmp = new_tmp(t);
   emit(InstrKind::Assign, em().mk_load(t, lv.addr), nullptr, tmp);
   end_atomic_step(began);
@@ -42,7 +44,7 @@ void Translator::store(const LV& lv, ExprRef v, SourceLocation loc) {
   }
   Type t = scalar_type(lv.type, loc);
   const bool began = lv.type->isAtomicType() && begin_atomic_step(loc);
-  check_ptr(lv.addr);
+  check_ptr(lv.addr, access_size(t));
   emit(InstrKind::Store, lv.addr, conv(t, v));
   end_atomic_step(began);
 }
@@ -99,11 +101,10 @@ Translator::LV Translator::lvalue(const Expr* e) {
     if (uo->getOpcode() == UO_Extension) return lvalue(uo->getSubExpr());
   }
   if (const auto* as = dyn_cast<ArraySubscriptExpr>(e)) {
-    check_byte_arith(as->getBase(), e->getExprLoc());
     ExprRef base = rvalue(as->getBase());
     ExprRef idx = rvalue(as->getIdx());
     if (!base->type.is_ptr()) unsupported(e->getExprLoc(), "subscript of a non-pointer");
-    lv.addr = tmp_of(em().mk_binary(Op::PtrAdd, base, scale(idx, cells_of(e->getType(), e->getExprLoc()))));
+    lv.addr = tmp_of(em().mk_binary(Op::PtrAdd, base, scale(idx, bytes_of(e->getType(), e->getExprLoc()))));
     return lv;
   }
   if (const auto* me = dyn_cast<MemberExpr>(e)) {
@@ -234,7 +235,6 @@ ExprRef Translator::rv_cast(const CastExpr* ce, bool want) {
       // pointer -> pointer: no-op; a cast of malloc's result tells the allocated type
       if (const auto* call = dyn_cast<CallExpr>(sub->IgnoreParenImpCasts()); call && ce->getType()->isPointerType())
         return rv_call(call, want, ce->getType()->getPointeeType());
-      if (ExprRef c = container_of(ce)) return c;
       ExprRef v = rvalue(sub, want);
       return v ? conv(scalar_type(ce->getType(), loc), v) : v;
     }
@@ -297,7 +297,7 @@ ExprRef Translator::rv_unary(const UnaryOperator* uo, bool want) {
       if (old->type.is_ptr()) {
         QualType pt = sub->getType();
         if (const auto* at = pt->getAs<AtomicType>()) pt = at->getValueType();
-        std::int64_t n = static_cast<std::int64_t>(cells_of(pt->getPointeeType(), loc));
+        std::int64_t n = static_cast<std::int64_t>(bytes_of(pt->getPointeeType(), loc));
         nv = em().mk_binary(Op::PtrAdd, old, int_const(inc ? n : -n));
       } else if (old->type.is_bool()) {
         nv = inc ? em().mk_true() : em().mk_unary(Op::LNot, old);
@@ -320,17 +320,17 @@ ExprRef Translator::arith(BinaryOperatorKind op, ExprRef l, ExprRef r, QualType 
   auto& m = em();
   if (op == BO_Add || op == BO_Sub) {
     if (l->type.is_ptr() && r->type.is_int()) {
-      std::uint64_t n = cells_of(lt->getPointeeType(), loc);
+      std::uint64_t n = bytes_of(lt->getPointeeType(), loc);
       ExprRef off = scale(r, n);
       if (op == BO_Sub) off = m.mk_unary(Op::Neg, off);
       return m.mk_binary(Op::PtrAdd, l, off);
     }
     if (op == BO_Add && l->type.is_int() && r->type.is_ptr())
-      return m.mk_binary(Op::PtrAdd, r, scale(l, cells_of(rt->getPointeeType(), loc)));
+      return m.mk_binary(Op::PtrAdd, r, scale(l, bytes_of(rt->getPointeeType(), loc)));
     if (op == BO_Sub && l->type.is_ptr() && r->type.is_ptr()) {
       Type t = scalar_type(res, loc);
       ExprRef d = m.mk_ptr_diff(t, l, r);
-      std::uint64_t n = cells_of(lt->getPointeeType(), loc);
+      std::uint64_t n = bytes_of(lt->getPointeeType(), loc);
       if (n > 1) d = m.mk_binary(Op::SDiv, d, m.mk_const(t, n));
       return d;
     }
@@ -379,12 +379,13 @@ void Translator::copy_cells(ExprRef dst, ExprRef src, QualType t, SourceLocation
   std::vector<CellSpec> specs;
   flatten(t, "", loc, specs);
   for (std::size_t k = 0; k < specs.size(); ++k) {
-    ExprRef s = tmp_of(em().mk_binary(Op::PtrAdd, src, int_const(static_cast<std::int64_t>(k))));
-    check_ptr(s);
+    const auto off = static_cast<std::int64_t>(specs[k].offset);
+    ExprRef s = tmp_of(em().mk_binary(Op::PtrAdd, src, int_const(off)));
+    check_ptr(s, specs[k].size);
     LocalId tmp = new_tmp(specs[k].type);
     emit(InstrKind::Assign, em().mk_load(specs[k].type, s), nullptr, tmp);
-    ExprRef d = tmp_of(em().mk_binary(Op::PtrAdd, dst, int_const(static_cast<std::int64_t>(k))));
-    check_ptr(d);
+    ExprRef d = tmp_of(em().mk_binary(Op::PtrAdd, dst, int_const(off)));
+    check_ptr(d, specs[k].size);
     emit(InstrKind::Store, d, em().mk_local(specs[k].type, tmp));
   }
 }
@@ -450,10 +451,6 @@ ExprRef Translator::rv_binary(const BinaryOperator* bo, bool want) {
     end_atomic_step(began);
     if (lv.is_local) return em().mk_local(t, lv.local);
     return nv;
-  }
-  if (op == BO_Add || op == BO_Sub) {
-    check_byte_arith(bo->getLHS(), loc);
-    if (op == BO_Add) check_byte_arith(bo->getRHS(), loc);
   }
   ExprRef l = rvalue(bo->getLHS());
   ExprRef r = rvalue(bo->getRHS());
@@ -531,62 +528,6 @@ void Translator::cond_jump(const Expr* e, bool jump_if, int label) {
     else c = em().mk_unary(Op::LNot, c);
   }
   jump(label, c);
-}
-
-// ---------------------------------------------------------------------------------------
-// Byte arithmetic. Pointers are (object, cell) pairs (semantics.md), so `p + k` moves k cells
-// of p's element type. For a byte pointer (char, void) made from a pointer to a larger type,
-// k bytes are not k cells: such arithmetic is unsupported, except the container_of idiom,
-// whose byte offset the layout of its struct turns into cells exactly.
-
-// The Linux / LDV container_of: `(T *)((char *)p - C)` (also `(void *)p - C`, and `+ -C`),
-// with C a constant that is the byte offset of a cell boundary of T (offsetof(T, member)):
-// p points to that member of a T, so the result is p moved back by the member's cell index.
-// nullptr when `ce` is not that shape.
-ExprRef Translator::container_of(const CastExpr* ce) {
-  if (!ce->getType()->isPointerType()) return nullptr;
-  const QualType t = ce->getType()->getPointeeType();
-  if (!t->isRecordType()) return nullptr;
-  const auto* bo = dyn_cast<BinaryOperator>(ce->getSubExpr()->IgnoreParens());
-  if (!bo || (bo->getOpcode() != BO_Sub && bo->getOpcode() != BO_Add)) return nullptr;
-  const Expr* base = bo->getLHS();
-  QualType bt = base->getType();
-  if (!bt->isPointerType()) return nullptr;
-  const QualType pointee = bt->getPointeeType().getCanonicalType();
-  if (!pointee->isVoidType() && !pointee->isCharType()) return nullptr;
-  Expr::EvalResult r;
-  if (!bo->getRHS()->EvaluateAsInt(r, ctx_)) return nullptr;
-  std::int64_t c = r.Val.getInt().getSExtValue();
-  if (bo->getOpcode() == BO_Add) c = -c;
-  if (c < 0) return nullptr;
-  const auto cell = byte_to_cell(t, static_cast<std::uint64_t>(c), ce->getExprLoc());
-  if (!cell) unsupported(ce->getExprLoc(), "container_of with a byte offset " + std::to_string(c) +
-                                               " that is not a member of '" + t.getAsString() + "'");
-  // the byte pointer's operand: `(char *)__mptr` is __mptr's value, the same (object, cell)
-  const ExprRef p = rvalue(base);
-  const Type i64 = Type::integer(64, true);
-  return em().mk_binary(Op::PtrAdd, p, em().mk_const(i64, ir::normalize(i64, 0 - *cell)));
-}
-
-// `ptr` is an operand of pointer arithmetic or a subscript base: unsupported when it converts
-// a pointer to a type of more than one byte into a byte pointer right there.
-void Translator::check_byte_arith(const Expr* ptr, SourceLocation loc) {
-  const QualType pt = ptr->getType();
-  if (!pt->isPointerType()) return;
-  const QualType to = pt->getPointeeType().getCanonicalType();
-  if (!to->isVoidType() && !to->isCharType()) return;
-  const Expr* e = ptr->IgnoreParens();
-  while (const auto* c = dyn_cast<CastExpr>(e)) {
-    const QualType from = c->getSubExpr()->getType();
-    if (from->isPointerType()) {
-      const QualType fe = from->getPointeeType().getCanonicalType();
-      if (!fe->isVoidType() && !fe->isCharType() && !fe->isIncompleteType() && !fe->isFunctionType() &&
-          ctx_.getTypeSizeInChars(fe).getQuantity() != 1)
-        unsupported(loc, "byte arithmetic on a pointer to '" + from->getPointeeType().getAsString() +
-                             "' converted to '" + pt.getAsString() + "' (byte-precise pointers are not modelled)");
-    }
-    e = c->getSubExpr()->IgnoreParens();
-  }
 }
 
 }  // namespace siren::frontend

@@ -34,6 +34,9 @@ struct FrontendResult {
 
 struct FrontendOptions {
   std::vector<std::string> extra_args;  // passed to clang (-D, -I, ...)
+  /// The target's data model: 64 (LP64, x86-64; SV-COMP's default) or 32 (ILP32, i386). It
+  /// decides every size and offset of the object layout (ir::Cell::offset).
+  unsigned data_model_bits = 64;
   /// A call to a function without a body returns an arbitrary value of its return type and
   /// changes nothing else (CBMC's convention; each such function gets one warning). False:
   /// such a call is `unsupported` (siren's --no-undefined-nondet).

@@ -218,18 +218,21 @@ ExprRef Translator::tmp_of(ExprRef e) {
   return em().mk_local(e->type, t);
 }
 
-bool Translator::addr_is_safe(ExprRef addr) {
-  if (addr->op != Op::ObjAddr) return false;
-  std::int64_t off = addr->offset();
-  return addr->obj != 0 && off >= 0 && static_cast<std::uint64_t>(off) < prog_.objects[addr->obj].cells.size();
+bool Translator::addr_is_safe(ExprRef addr, std::uint32_t bytes) {
+  if (addr->op != Op::ObjAddr || addr->obj == 0) return false;
+  const ir::Object& o = prog_.objects[addr->obj];
+  const auto c = o.cell_at(addr->offset());
+  return c && o.cells[*c].fits(bytes);
 }
 
-void Translator::check_ptr(ExprRef addr) {
-  if (addr_is_safe(addr)) return;
+std::uint32_t Translator::access_size(Type t) const { return ir::access_bytes(t, prog_.pointer_bytes); }
+
+void Translator::check_ptr(ExprRef addr, std::uint32_t bytes) {
+  if (addr_is_safe(addr, bytes)) return;
   ir::Instr in;
   in.kind = InstrKind::Assert;
   in.assert_kind = ir::AssertKind::MemSafety;
-  in.a = em().mk_unary(Op::ValidPtr, addr);
+  in.a = em().mk_valid_ptr(addr, bytes);
   in.message = "invalid pointer dereference";
   emit(std::move(in));
 }

@@ -81,13 +81,13 @@ ExprRef Translator::rv_string_call(const std::string& name, const CallExpr* ce, 
   auto ptr_arg = [&](unsigned i) { return tmp_of(conv(Type::pointer(), rvalue(ce->getArg(i)))); };
   auto at = [&](ExprRef p, ExprRef off) { return em().mk_binary(Op::PtrAdd, p, off); };
   auto load_at = [&](Type t, ExprRef addr) {
-    check_ptr(addr);
+    check_ptr(addr, access_size(t));
     LocalId l = new_tmp(t);
     emit(InstrKind::Assign, em().mk_load(t, addr), nullptr, l);
     return em().mk_local(t, l);
   };
   auto store_at = [&](ExprRef addr, ExprRef v) {
-    check_ptr(addr);
+    check_ptr(addr, access_size(v->type));
     emit(InstrKind::Store, addr, v);
   };
   auto counter = [&]() {
@@ -202,7 +202,8 @@ ExprRef Translator::rv_string_call(const std::string& name, const CallExpr* ce, 
       flatten(t, "", loc, a);
       flatten(ts, "", loc, b);
       bool same = a.size() == b.size() && ctx_.getTypeSizeInChars(t) == ctx_.getTypeSizeInChars(ts);
-      for (std::size_t k = 0; same && k < a.size(); ++k) same = a[k].type == b[k].type && a[k].kind == b[k].kind;
+      for (std::size_t k = 0; same && k < a.size(); ++k)
+        same = a[k].type == b[k].type && a[k].kind == b[k].kind && a[k].offset == b[k].offset;
       if (!same)
         unsupported(loc, "memcpy from '" + ts.getAsString() + "' to '" + t.getAsString() + "' (different cell layouts)");
     }
@@ -234,8 +235,9 @@ ExprRef Translator::rv_string_call(const std::string& name, const CallExpr* ce, 
       values.push_back(rep == 1 ? v : em().mk_binary(Op::Mul, v, em().mk_const(c.type, ir::normalize(c.type, rep))));
     }
   }
-  auto element_cell = [&](ExprRef base, std::uint64_t j) {  // cell j of the element at cell offset `base`
-    ExprRef o = j == 0 ? base : em().mk_binary(Op::Add, base, int_const(static_cast<std::int64_t>(j)));
+  auto element_cell = [&](ExprRef base, std::uint64_t j) {  // cell j of the element at byte `base`
+    const auto off = static_cast<std::int64_t>(cells[j].offset);
+    ExprRef o = off == 0 ? base : em().mk_binary(Op::Add, base, int_const(off));
     if (is_set) {
       store_at(at(d, o), values[j]);
     } else {
@@ -251,24 +253,23 @@ ExprRef Translator::rv_string_call(const std::string& name, const CallExpr* ce, 
     const std::uint64_t count = bytes / es;
     if (count * k <= 32) {  // unrolled
       for (std::uint64_t e = 0; e < count; ++e)
-        for (std::uint64_t j = 0; j < k; ++j) element_cell(int_const(static_cast<std::int64_t>(e * k)), j);
+        for (std::uint64_t j = 0; j < k; ++j) element_cell(int_const(static_cast<std::int64_t>(e * es)), j);
       return result(d);
     }
-    n = int_const(static_cast<std::int64_t>(count * k));
+    n = int_const(static_cast<std::int64_t>(count * es));
   } else {
     ExprRef nb = tmp_of(conv(u64, rvalue(ce->getArg(2))));
     if (es == 0) unsupported(loc, name + " of a zero-size element type");
     assert_limit(em().mk_binary(Op::Eq, em().mk_binary(Op::URem, nb, em().mk_const(u64, es)), em().mk_const(u64, 0)),
                  name + " of a size that is not whole elements of '" + t.getAsString() + "'");
-    n = tmp_of(em().mk_binary(Op::Mul, conv(i64, em().mk_binary(Op::UDiv, nb, em().mk_const(u64, es))),
-                              int_const(static_cast<std::int64_t>(k))));
+    n = tmp_of(conv(i64, nb));
   }
-  ExprRef i = counter();
+  ExprRef i = counter();  // the byte offset of the element
   int head = new_label(), end = new_label();
   place(head);
   jump(end, em().mk_binary(Op::Eq, i, n));
   for (std::uint64_t j = 0; j < k; ++j) element_cell(i, j);
-  incr(i, k);
+  incr(i, es);
   jump(head);
   place(end);
   return result(d);
@@ -311,17 +312,21 @@ void Translator::main_arguments(const FunctionDecl* fd) {
     o.kind = ir::ObjectKind::Global;
     o.name = "argv";
     o.loc = ir_loc(fd->getParamDecl(1)->getLocation());
+    const std::uint32_t pb = prog_.pointer_bytes;
     for (std::uint64_t i = 0; i < kArgvCells; ++i) {
       ir::Cell c;
       c.name = "argv[" + std::to_string(i) + "]";
       c.type = Type::pointer();
+      c.offset = i * pb;  // C indexes argv in pointers
+      c.size = pb;
       if (i == 0) c.init_obj = argv_strings_[0];  // argc >= 1
       o.cells.push_back(std::move(c));
     }
+    o.size = kArgvCells * pb;
     const ObjectId obj = prog_.add_object(std::move(o));
     emit(InstrKind::Assign, em().mk_obj_addr(obj, 0), nullptr, argv);
     for (std::uint64_t i = 1; i < kArgvCells; ++i)
-      emit(InstrKind::Store, em().mk_obj_addr(obj, static_cast<std::int64_t>(i)),
+      emit(InstrKind::Store, em().mk_obj_addr(obj, static_cast<std::int64_t>(i * pb)),
            em().mk_ite(em().mk_binary(at.is_signed ? Op::Slt : Op::Ult, em().mk_const(at, i), argc_v),
                        em().mk_obj_addr(argv_strings_[i], 0), em().mk_null()));
   }
@@ -431,7 +436,7 @@ ExprRef Translator::rv_sscanf(const CallExpr* ce, bool want) {
     jump(skip, em().mk_binary(Op::Slt, rv, em().mk_int(rt, j + 1)));
     LocalId v = new_tmp(types[j]);
     emit(InstrKind::Havoc, nullptr, nullptr, v);
-    check_ptr(ptrs[j]);
+    check_ptr(ptrs[j], access_size(types[j]));
     emit(InstrKind::Store, ptrs[j], em().mk_local(types[j], v));
     place(skip);
   }

@@ -27,18 +27,22 @@ ObjectId Translator::object_of(const VarDecl* vd) {
   o.name = vd->getNameAsString();
   o.loc = ir_loc(def->getLocation());
   std::vector<CellSpec> specs;
+  std::uint64_t size = 0;
   if (const VariableArrayType* vat = ctx_.getAsVariableArrayType(def->getType())) {
     auto it = vla_length_.find(vd);  // set by decl_stmt before the object is created
     if (it == vla_length_.end()) unsupported(def->getLocation(), "variable-length array");
+    const std::uint64_t es = bytes_of(vat->getElementType(), def->getLocation());
     for (std::uint64_t i = 0; i < it->second; ++i)
-      flatten(vat->getElementType(), o.name + "[" + std::to_string(i) + "]", def->getLocation(), specs);
+      flatten(vat->getElementType(), o.name + "[" + std::to_string(i) + "]", def->getLocation(), specs, i * es);
+    size = it->second * es;
   } else {
     flatten(def->getType(), o.name, def->getLocation(), specs);
+    size = bytes_of(def->getType(), def->getLocation());
   }
   const bool global = vd->hasGlobalStorage();
   o.kind = global ? ir::ObjectKind::Global : ir::ObjectKind::Local;
   o.thread_local_storage = vd->getTLSKind() != VarDecl::TLS_None;  // one copy per thread (thread model)
-  add_cells(o, specs, !global);
+  add_cells(o, specs, size, !global);
   if (!global && st_) o.owner = st_->fn->id;
   ObjectId id = prog_.add_object(std::move(o));
   objects_[vd] = id;
@@ -100,12 +104,23 @@ void Translator::init_leaves(QualType t, const Expr* init, std::uint64_t base,
     const auto* il = dyn_cast_or_null<InitListExpr>(init);
     if (init && !il) unsupported(loc, "struct initialised from an expression");
     if (rd->isUnion()) {  // the initialised member, over the union's cells (union_cells)
+      const std::uint64_t n = cells_of(t, loc);
       const FieldDecl* f = il ? il->getInitializedFieldInUnion() : nullptr;
+      std::uint64_t done = 0;
       if (f && il->getNumInits() > 0) {
+        // the member's cells must be the union's first ones (cell k of the member = cell k of
+        // the union): then the leaves of its initialiser are the union's, and the rest are 0
+        std::vector<CellSpec> ucells, m;
+        flatten(t, "", loc, ucells);
+        flatten(f->getType(), "", loc, m);
+        for (std::size_t k = 0; k < m.size(); ++k)
+          if (m[k].offset != ucells[k].offset)
+            unsupported(loc, "initialiser of union member '" + f->getNameAsString() +
+                                 "' whose cells are not the union's first cells");
         init_leaves(f->getType(), il->getInit(0), base, out);
-      } else {
-        for (std::uint64_t k = 0, n = cells_of(t, loc); k < n; ++k) out.push_back({base + k, nullptr});
+        done = m.size();
       }
+      for (std::uint64_t k = done; k < n; ++k) out.push_back({base + k, nullptr});
       return;
     }
     std::uint64_t off = base;
@@ -149,20 +164,18 @@ void Translator::const_init(ObjectId id, std::uint64_t idx, const Expr* e,
     }
     if (options_.test_drop_pointer_initialisers) return;  // TEST ONLY: the cell stays null
 
-    // The cell points `bytes` into the object of type `t` that `target_of` returns (it may
-    // grow prog_.objects, so the cell is looked up again afterwards).
-    auto set_address = [&](QualType t, auto&& target_of) {
-      auto off = byte_to_cell(t, bytes, e->getExprLoc());
-      if (!off) unsupported(e->getExprLoc(), "address constant with an unrepresentable offset");
+    // The cell points `bytes` into the object that `target_of` returns (it may grow
+    // prog_.objects, so the cell is looked up again afterwards).
+    auto set_address = [&](auto&& target_of) {
       const ObjectId target = target_of();
       ir::Cell& c = prog_.objects[id].cells[idx];
       c.init_obj = target;
-      c.init = *off;
+      c.init = bytes;
     };
     const Expr* be = b.dyn_cast<const Expr*>();
     if (const auto* pe = dyn_cast_or_null<PredefinedExpr>(be)) be = pe->getFunctionName();
     if (const auto* sl = dyn_cast_or_null<StringLiteral>(be)) {
-      set_address(sl->getType(), [&] { return literal_object(sl); });
+      set_address([&] { return literal_object(sl); });
       return;
     }
     if (const auto* fd = dyn_cast_or_null<FunctionDecl>(b.dyn_cast<const ValueDecl*>())) {
@@ -175,7 +188,7 @@ void Translator::const_init(ObjectId id, std::uint64_t idx, const Expr* e,
     }
     const auto* vd = dyn_cast_or_null<VarDecl>(b.dyn_cast<const ValueDecl*>());
     if (!vd) unsupported(e->getExprLoc(), "global initialised with the address of a compound literal");
-    set_address(vd->getType(), [&] { return object_of(vd); });
+    set_address([&] { return object_of(vd); });
     return;
   }
   unsupported(e->getExprLoc(), "unsupported constant initialiser");
@@ -222,6 +235,7 @@ ObjectId Translator::literal_object(const StringLiteral* sl) {
   if (auto it = literals_.find(key); it != literals_.end()) return it->second;
   const Type t = scalar_type(elem, sl->getBeginLoc());
   const std::uint64_t n = at->getSize().getZExtValue();
+  const auto es = static_cast<std::uint32_t>(bytes_of(elem, sl->getBeginLoc()));
   if (n > 100000) unsupported(sl->getBeginLoc(), "string literal longer than 100000 characters");
   ir::Object o;
   o.kind = ir::ObjectKind::Global;
@@ -232,8 +246,11 @@ ObjectId Translator::literal_object(const StringLiteral* sl) {
     c.name = o.name + "[" + std::to_string(i) + "]";
     c.type = t;
     c.init = ir::normalize(t, i < sl->getLength() ? sl->getCodeUnit(static_cast<std::size_t>(i)) : 0);
+    c.offset = i * es;
+    c.size = es;
     o.cells.push_back(std::move(c));
   }
+  o.size = n * es;
   const ObjectId id = prog_.add_object(std::move(o));
   literals_.emplace(std::move(key), id);
   literal_ids_.push_back(id);
@@ -260,7 +277,8 @@ void Translator::guard_literal_writes() {
     if (p->is_const()) return nullptr;  // the null object
     ExprRef all = em().mk_true();
     for (auto [lo, hi] : ranges) {
-      const auto last = static_cast<std::int64_t>(prog_.objects[hi].cells.size()) - 1;
+      const ir::Object& h = prog_.objects[hi];
+      const std::int64_t last = h.cells.empty() ? 0 : h.offset_of(static_cast<std::uint32_t>(h.cells.size() - 1));
       ExprRef in = em().mk_binary(Op::LAnd, em().mk_binary(Op::Ule, em().mk_obj_addr(lo, 0), p),
                                   em().mk_binary(Op::Ule, p, em().mk_obj_addr(hi, last)));
       all = em().mk_binary(Op::LAnd, all, em().mk_unary(Op::LNot, in));

@@ -51,7 +51,7 @@ ExprRef Translator::pthread_call(const CallSite& site) {
   if (name == "pthread_join") {
     ExprRef a = conv(Type::integer(64, false), rvalue(site.arg(0)));
     ExprRef b = site.ptr_arg(1);
-    if (!(b->is_const() && b->value == 0)) check_ptr(b);
+    if (!(b->is_const() && b->value == 0)) check_ptr(b, prog_.pointer_bytes);  // a void * is stored
     emit(InstrKind::ThreadJoin, a, b);
     return site.zero();
   }
@@ -240,7 +240,7 @@ ExprRef Translator::rv_pthread_key(const std::string& name, const CallExpr* ce, 
                  "more than " + std::to_string(kPthreadKeys) + " pthread keys");
     emit(InstrKind::Store, counter, em().mk_binary(Op::Add, kv, em().mk_const(u32, 1)));
     end_atomic_step(began);
-    check_ptr(kp);
+    check_ptr(kp, access_size(u32));
     emit(InstrKind::Store, kp, kv);
     return result0();
   }

@@ -86,7 +86,7 @@ void Translator::decl_stmt(const DeclStmt* ds) {
       if (auto it = chars.find(idx); it != chars.end()) v = em().mk_const(ct, it->second);
       else if (e) v = conv(ct, rvalue(e));
       else v = ct.is_ptr() ? em().mk_null() : em().mk_const(ct, 0);
-      emit(InstrKind::Store, em().mk_obj_addr(id, static_cast<std::int64_t>(idx)), v);
+      emit(InstrKind::Store, em().mk_obj_addr(id, prog_.objects[id].offset_of(static_cast<std::uint32_t>(idx))), v);
     }
   }
 }

@@ -48,6 +48,8 @@ namespace {
 
 class CollectingConsumer : public DiagnosticConsumer {
  public:
+  explicit CollectingConsumer(bool ilp32_) : ilp32(ilp32_) {}
+  bool ilp32;
   std::vector<Diagnostic> errors;
   void HandleDiagnostic(DiagnosticsEngine::Level level, const clang::Diagnostic& info) override {
     DiagnosticConsumer::HandleDiagnostic(level, info);
@@ -56,8 +58,12 @@ class CollectingConsumer : public DiagnosticConsumer {
     llvm::SmallString<128> msg;
     info.FormatDiagnostic(msg);
     d.message = std::string("error: ") + msg.c_str();
-    // A missing header (svcomp.h, a kernel header): say how to give it.
-    if (info.getID() == clang::diag::err_pp_file_not_found) d.message += " (add -I DIR)";
+    // A missing header (svcomp.h, a kernel header): say how to give it. Under --32 a system
+    // header is missing when the i386 C library headers are not installed.
+    if (info.getID() == clang::diag::err_pp_file_not_found)
+      d.message += ilp32 ? " (add -I DIR; --32 also needs the i386 C library headers, e.g. Debian's "
+                           "libc6-dev-i386, or a preprocessed .i file)"
+                         : " (add -I DIR)";
     if (info.getLocation().isValid() && info.hasSourceManager()) {
       const SourceManager& sm = info.getSourceManager();
       PresumedLoc p = sm.getPresumedLoc(sm.getExpansionLoc(info.getLocation()));
@@ -218,8 +224,9 @@ FrontendResult translate_file(const std::string& path, const FrontendOptions& op
                                    "-Wno-error=implicit-function-declaration", "-Wno-error=int-conversion",
                                    "-Wno-error=incompatible-function-pointer-types", "-Wno-error=implicit-int",
                                    "-Wno-error=return-type"};
+  args.push_back(options.data_model_bits == 32 ? "-m32" : "-m64");
   for (const auto& a : options.extra_args) args.push_back(a);
-  CollectingConsumer consumer;
+  CollectingConsumer consumer(options.data_model_bits == 32);
   std::unique_ptr<ASTUnit> ast = tooling::buildASTFromCodeWithArgs(
       code, args, path, "siren", std::make_shared<PCHContainerOperations>(),
       tooling::getClangStripDependencyFileAdjuster(), tooling::FileContentMappings(), &consumer);

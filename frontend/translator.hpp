@@ -80,19 +80,24 @@ struct CellSpec {
   std::string name;
   Type type;
   CellKind kind = CellKind::Data;
+  std::uint64_t offset = 0;  // bytes from the start of the flattened type
+  std::uint32_t size = 1;    // bytes
 };
 
-/// Appends one cell per spec to `o`; `init_nondet`: the cells have no initial value (locals,
-/// malloc) rather than zero (globals, calloc).
-inline void add_cells(ir::Object& o, const std::vector<CellSpec>& specs, bool init_nondet) {
+/// Appends one cell per spec to `o`, an object of `size` bytes; `init_nondet`: the cells have
+/// no initial value (locals, malloc) rather than zero (globals, calloc).
+inline void add_cells(ir::Object& o, const std::vector<CellSpec>& specs, std::uint64_t size, bool init_nondet) {
   for (const CellSpec& s : specs) {
     ir::Cell c;
     c.name = s.name;
     c.type = s.type;
     c.kind = s.kind;
+    c.offset = s.offset;
+    c.size = s.size;
     c.init_nondet = init_nondet;
     o.cells.push_back(std::move(c));
   }
+  o.size = size;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -123,6 +128,7 @@ class Translator {
   Translator(ASTContext& ctx, const std::string& path, const FrontendOptions& options)
       : ctx_(ctx), sm_(ctx.getSourceManager()), options_(options) {
     prog_.files.push_back(path);
+    prog_.pointer_bytes = static_cast<std::uint32_t>(ctx.getTypeSizeInChars(ctx.VoidPtrTy).getQuantity());
     main_file_ = sm_.getMainFileID();
   }
 
@@ -215,9 +221,11 @@ class Translator {
   bool is_aggregate(QualType t);
   std::uint64_t cells_of(QualType t, SourceLocation loc);
   std::vector<CellSpec> union_cells(const RecordDecl* rd, QualType t, SourceLocation loc);
-  std::uint64_t field_offset(const FieldDecl* fd, SourceLocation loc);
-  void flatten(QualType t, const std::string& name, SourceLocation loc, std::vector<CellSpec>& out);
-  std::optional<std::uint64_t> byte_to_cell(QualType t, std::uint64_t bytes, SourceLocation loc);
+  std::uint64_t field_offset(const FieldDecl* fd, SourceLocation loc);  // bytes
+  std::uint64_t bytes_of(QualType t, SourceLocation loc);                // sizeof
+  /// Appends the cells of an object of type `t` that starts at byte `base` of its object.
+  void flatten(QualType t, const std::string& name, SourceLocation loc, std::vector<CellSpec>& out,
+               std::uint64_t base = 0);
 
   // ---- objects (objects.cpp) --------------------------------------------------------------
   ObjectId object_of(const VarDecl* vd);
@@ -244,8 +252,12 @@ class Translator {
   LocalId new_tmp(Type t) { return new_local("__t" + std::to_string(++st_->tmp_count), t); }
   ExprRef tmp_of_copy(ExprRef e);
   ExprRef tmp_of(ExprRef e);
-  bool addr_is_safe(ExprRef addr);
-  void check_ptr(ExprRef addr);
+  /// `addr` is a constant address of a cell that an access of `bytes` bytes fits (0: any).
+  bool addr_is_safe(ExprRef addr, std::uint32_t bytes);
+  /// Assert[MemSafety](ValidPtr(addr, bytes)) unless addr_is_safe: a data access passes its
+  /// size (access_size), so that it reads or writes exactly one whole cell.
+  void check_ptr(ExprRef addr, std::uint32_t bytes = 0);
+  std::uint32_t access_size(Type t) const;
   void assert_limit(ExprRef cond, std::string msg);
 
   // ---- expressions (expressions.cpp) ------------------------------------------------------
@@ -269,8 +281,6 @@ class Translator {
                 SourceLocation loc);
   void cond_jump(const Expr* e, bool jump_if, int label);
   void copy_cells(ExprRef dst, ExprRef src, QualType t, SourceLocation loc);
-  ExprRef container_of(const CastExpr* ce);
-  void check_byte_arith(const Expr* ptr, SourceLocation loc);
 
   // ---- statements (statements.cpp) --------------------------------------------------------
   void stmt(const Stmt* s);

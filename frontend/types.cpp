@@ -1,12 +1,15 @@
 // Types and object layout. Memory is objects of scalar cells (semantics.md, "Memory"): a C
 // scalar type maps to an ir::Type (scalar_type); arrays and structs are flattened element by
-// element and field by field (flatten, cells_of, field_offset); a union is its members' cells
-// laid over each other (union_cells); the pthread typedefs, unions in glibc, are single
-// synchronisation cells (sync_kind). Byte offsets from Clang's constant evaluator are mapped to
-// cell offsets through Clang's record layout (byte_to_cell).
+// element and field by field (flatten, cells_of), each cell at its byte offset in Clang's
+// layout of the target's data model (field_offset, bytes_of), so that pointer arithmetic in
+// bytes finds the cells; a union is its members' cells laid over each other (union_cells);
+// the pthread typedefs, unions in glibc, are single synchronisation cells (sync_kind) of
+// their whole size.
 #include "frontend/translator.hpp"
 
 #include <clang/AST/RecordLayout.h>
+
+#include <algorithm>
 
 namespace siren::frontend {
 
@@ -105,54 +108,70 @@ std::uint64_t Translator::cells_of(QualType t, SourceLocation loc) {
   return 1;
 }
 
-// A union is the cells of its members laid over each other: every member must flatten to the
-// same number of cells with the same width at each position (and no bool beside a non-bool,
-// no pointer beside an integer: pointers are not integers here, see PtrToInt; no
-// synchronisation object), so that a value stored through one member and read through
-// another is the same bits (`convert` between equal widths). Names are the first member's
-// (".i" for `union { int i; unsigned u; }`).
+// A union is the cells of its members laid over each other: each member's cells at their
+// byte offsets, merged. Two cells that start at the same byte must be the same cell — the
+// same size and width, both data, no bool beside a non-bool, no pointer beside an integer
+// (pointers are not integers here, see PtrToInt) —, so that a value stored through one member
+// and read through another is the same bits (`convert` between equal widths); a cell that
+// only one member has is the union's too (`union { int a; struct { int x, y; } s; }` is two
+// cells, a and s.x being the first); cells that overlap without starting at the same byte
+// (an int over four chars) are not representable. Names are the first member's that has the
+// cell (".a", ".s.y"). A synchronisation object only as the first member's.
 std::vector<CellSpec> Translator::union_cells(const RecordDecl* rd, QualType t,
                                               SourceLocation loc) {
-  std::vector<CellSpec> cells;
+  std::vector<CellSpec> cells;  // in increasing offset
   bool first = true;
   for (const FieldDecl* f : rd->fields()) {
     if (f->isBitField()) unsupported(f->getLocation(), "bit-field '" + f->getNameAsString() + "'");
     std::vector<CellSpec> m;
     flatten(f->getType(), "." + f->getNameAsString(), loc, m);
-    if (first) {
-      cells = std::move(m);
-      first = false;
-      continue;
+    for (CellSpec& c : m) {
+      auto it = std::lower_bound(cells.begin(), cells.end(), c.offset,
+                                 [](const CellSpec& x, std::uint64_t off) { return x.offset < off; });
+      if (it != cells.end() && it->offset == c.offset) {
+        const Type a = it->type, b = c.type;
+        const bool same = it->kind == CellKind::Data && c.kind == CellKind::Data && a.is_bool() == b.is_bool() &&
+                          a.is_ptr() == b.is_ptr() && a.width == b.width && it->size == c.size;
+        if (!same)
+          unsupported(loc, "union '" + t.getAsString() + "' whose members do not share one cell layout (member '" +
+                               f->getNameAsString() + "')");
+        continue;
+      }
+      const bool overlaps = (it != cells.begin() && std::prev(it)->offset + std::prev(it)->size > c.offset) ||
+                            (it != cells.end() && c.offset + c.size > it->offset);
+      if (overlaps || (!first && c.kind != CellKind::Data))  // a synchronisation object: one member's
+        unsupported(loc, "union '" + t.getAsString() + "' whose members do not share one cell layout (member '" +
+                             f->getNameAsString() + "')");
+      cells.insert(it, std::move(c));
     }
-    bool same = m.size() == cells.size();
-    for (std::size_t i = 0; same && i < m.size(); ++i) {
-      const Type a = cells[i].type, b = m[i].type;
-      same = cells[i].kind == CellKind::Data && m[i].kind == CellKind::Data && a.is_bool() == b.is_bool() &&
-             a.is_ptr() == b.is_ptr() && a.width == b.width;
-    }
-    if (!same)
-      unsupported(loc, "union '" + t.getAsString() + "' whose members do not share one cell layout (member '" +
-                           f->getNameAsString() + "')");
+    first = false;
   }
   if (cells.empty()) unsupported(loc, "empty union '" + t.getAsString() + "'");
   return cells;
 }
 
-std::uint64_t Translator::field_offset(const FieldDecl* fd, SourceLocation loc) {
-  if (fd->getParent()->isUnion()) return 0;  // every member starts at the union's first cell
-  std::uint64_t n = 0;
-  for (const FieldDecl* f : fd->getParent()->fields()) {
-    if (f == fd) return n;
-    n += cells_of(f->getType(), loc);
-  }
-  return n;
+// sizeof(t) in the target's data model; 1 for void (GNU C's arithmetic on void *) and for
+// function types.
+std::uint64_t Translator::bytes_of(QualType t, SourceLocation loc) {
+  QualType c = t.getCanonicalType();
+  if (c->isVoidType() || c->isFunctionType()) return 1;
+  if (isa<VariableArrayType>(c.getTypePtr())) unsupported(loc, "variable-length array");
+  if (c->isIncompleteType()) unsupported(loc, "incomplete type '" + t.getAsString() + "'");
+  return static_cast<std::uint64_t>(ctx_.getTypeSizeInChars(c).getQuantity());
+}
+
+// The byte offset of a field in its struct (Clang's record layout); 0 in a union.
+std::uint64_t Translator::field_offset(const FieldDecl* fd, SourceLocation) {
+  if (fd->getParent()->isUnion()) return 0;
+  const ASTRecordLayout& layout = ctx_.getASTRecordLayout(fd->getParent());
+  return layout.getFieldOffset(fd->getFieldIndex()) / 8;
 }
 
 void Translator::flatten(QualType t, const std::string& name, SourceLocation loc,
-                         std::vector<CellSpec>& out) {
+                         std::vector<CellSpec>& out, std::uint64_t base) {
   Sync s = sync_kind(ctx_, t);
   if (s != Sync::None) {
-    out.push_back({name, scalar_type(t, loc), cell_kind(s)});
+    out.push_back({name, scalar_type(t, loc), cell_kind(s), base, static_cast<std::uint32_t>(bytes_of(t, loc))});
     return;
   }
   QualType c = t.getCanonicalType();
@@ -164,7 +183,9 @@ void Translator::flatten(QualType t, const std::string& name, SourceLocation loc
     if (const auto* sat2 = ctx_.getAsConstantArrayType(t)) elem = sat2->getElementType();
     std::uint64_t n = at->getSize().getZExtValue();
     if (n * cells_of(elem, loc) > 100000) unsupported(loc, "array with more than 100000 cells");
-    for (std::uint64_t i = 0; i < n; ++i) flatten(elem, name + "[" + std::to_string(i) + "]", loc, out);
+    const std::uint64_t es = bytes_of(elem, loc);
+    for (std::uint64_t i = 0; i < n; ++i)
+      flatten(elem, name + "[" + std::to_string(i) + "]", loc, out, base + i * es);
     return;
   }
   if (c->isArrayType() || c->isRecordType()) {
@@ -173,55 +194,20 @@ void Translator::flatten(QualType t, const std::string& name, SourceLocation loc
     if (rd->isUnion()) {
       for (CellSpec cs : union_cells(rd, t, loc)) {
         cs.name = name + cs.name;
+        cs.offset += base;
         out.push_back(std::move(cs));
       }
       return;
     }
     for (const FieldDecl* f : rd->fields())
-      flatten(f->getType(), name + "." + f->getNameAsString(), loc, out);
+      flatten(f->getType(), name + "." + f->getNameAsString(), loc, out, base + field_offset(f, loc));
     return;
   }
   if (c->isVoidType()) {
-    out.push_back({name, Type::integer(8, false), CellKind::Data});
+    out.push_back({name, Type::integer(8, false), CellKind::Data, base, 1});
     return;
   }
-  out.push_back({name, scalar_type(t, loc), CellKind::Data});
-}
-
-// byte offset (from a constant evaluation) -> cell offset
-std::optional<std::uint64_t> Translator::byte_to_cell(QualType t, std::uint64_t bytes,
-                                                      SourceLocation loc) {
-  if (bytes == 0) return 0;
-  QualType c = t.getCanonicalType();
-  if (c->isIncompleteType() || c->isFunctionType()) return std::nullopt;
-  std::uint64_t size = ctx_.getTypeSizeInChars(c).getQuantity();
-  if (bytes == size) return cells_of(t, loc);
-  if (const auto* at = ctx_.getAsConstantArrayType(t)) {
-    QualType e = at->getElementType();
-    std::uint64_t es = ctx_.getTypeSizeInChars(e).getQuantity();
-    if (es == 0) return std::nullopt;
-    auto r = byte_to_cell(e, bytes % es, loc);
-    if (!r) return std::nullopt;
-    return (bytes / es) * cells_of(e, loc) + *r;
-  }
-  if (const auto* rt = c->getAs<RecordType>()) {
-    const RecordDecl* rd = rt->getDecl()->getDefinition();
-    const ASTRecordLayout& layout = ctx_.getASTRecordLayout(rd);
-    const FieldDecl* best = nullptr;
-    std::uint64_t best_off = 0;
-    for (const FieldDecl* f : rd->fields()) {
-      std::uint64_t off = layout.getFieldOffset(f->getFieldIndex()) / 8;
-      if (off <= bytes) {
-        best = f;
-        best_off = off;
-      }
-    }
-    if (!best) return std::nullopt;
-    auto r = byte_to_cell(best->getType(), bytes - best_off, loc);
-    if (!r) return std::nullopt;
-    return field_offset(best, loc) + *r;
-  }
-  return std::nullopt;
+  out.push_back({name, scalar_type(t, loc), CellKind::Data, base, static_cast<std::uint32_t>(bytes_of(t, loc))});
 }
 
 }  // namespace siren::frontend

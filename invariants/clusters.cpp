@@ -130,9 +130,9 @@ std::uint64_t Builder::key(ir::ObjectId o, std::uint32_t c) { return (std::uint6
 
 int Builder::const_cell(ExprRef p) const {
   if (!p || p->op != Op::ObjAddr) return -1;
-  const std::int64_t off = p->offset();
-  if (off < 0 || off > UINT32_MAX) return -1;
-  auto it = cell_var_.find(key(p->obj, static_cast<std::uint32_t>(off)));
+  const auto c = tm_.objects[p->obj].cell_at(p->offset());
+  if (!c) return -1;
+  auto it = cell_var_.find(key(p->obj, *c));
   return it == cell_var_.end() ? -1 : it->second;
 }
 

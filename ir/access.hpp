@@ -67,7 +67,7 @@ std::vector<Access> accesses(const ThreadModel& tm, ThreadId t, std::uint32_t pc
 std::vector<Access> memory_accesses(const ThreadModel& tm, ThreadId t, std::uint32_t pc);
 
 /// A concrete location (the explorer's dynamic dependence): `kind` and an index (cell:
-/// object << 32 | offset; Started/Finished: thread; Alloc: object; others 0).
+/// object << 32 | the byte offset of the cell; Started/Finished: thread; Alloc: object; others 0).
 struct Location {
   LocKind kind = LocKind::Cell;
   std::uint64_t index = 0;

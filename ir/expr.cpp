@@ -142,6 +142,15 @@ ExprRef ExprManager::mk_unary(Op op, ExprRef a) {
   return intern(std::move(n));
 }
 
+ExprRef ExprManager::mk_valid_ptr(ExprRef p, std::uint32_t bytes) {
+  assert(p->type.is_ptr() && "ValidPtr needs a pointer");
+  if (p->is_const()) return mk_false();  // constants live in the null object
+  Node n{Op::ValidPtr, Type::boolean()};
+  n.value = bytes;
+  n.kids = {p};
+  return intern(std::move(n));
+}
+
 ExprRef ExprManager::mk_cast(Op op, Type to, ExprRef a) {
   switch (op) {
     case Op::ZExt:
@@ -309,7 +318,8 @@ ExprRef ExprManager::rebuild(ExprRef e, std::span<const ExprRef> k) {
     case Op::Const:
     case Op::Local:
     case Op::ObjAddr: return e;
-    case Op::Neg: case Op::BitNot: case Op::LNot: case Op::ValidPtr: case Op::IntToBool:
+    case Op::ValidPtr: return mk_valid_ptr(k[0], static_cast<std::uint32_t>(e->value));
+    case Op::Neg: case Op::BitNot: case Op::LNot: case Op::IntToBool:
       return mk_unary(e->op, k[0]);
     case Op::ZExt: case Op::SExt: case Op::Trunc: case Op::PtrToInt: case Op::IntToPtr:
       return mk_cast(e->op, e->type, k[0]);
@@ -340,6 +350,11 @@ std::string to_string(ExprRef e) {
         else os << n->value << 'u';
         return;
       case Op::Local: os << '%' << n->value; return;
+      case Op::ValidPtr:
+        os << "valid" << (n->value ? std::to_string(n->value) : std::string()) << '(';
+        rec(n->kids[0]);
+        os << ')';
+        return;
       case Op::ObjAddr: os << "@" << n->obj << '[' << n->offset() << ']'; return;
       case Op::Load: os << '*'; rec(n->kids[0]); return;
       case Op::Ite: os << '('; rec(n->kids[0]); os << " ? "; rec(n->kids[1]); os << " : "; rec(n->kids[2]); os << ')'; return;

@@ -28,20 +28,20 @@ enum class Op : std::uint8_t {
   // leaves
   Const,    // value = bits (normalized, see normalize()); for Ptr: obj = 0, value = offset
   Local,    // value = LocalId
-  ObjAddr,  // pointer to cell `value` (offset, signed) of object `obj`
+  ObjAddr,  // pointer to byte `value` (offset, signed) of object `obj`
   // unary
   Neg, BitNot, LNot,
   ZExt, SExt, Trunc,  // to the node's type (Int -> Int; Bool -> Int via ZExt gives 0/1)
   IntToBool,          // x != 0
   PtrToInt, IntToPtr, // see docs/semantics.md (null object carries integer values)
-  ValidPtr,           // bool: pointer designates an existing cell of a live object
+  ValidPtr,           // bool: pointer designates a cell of a live object (value: access bytes)
   Load,               // value of the cell designated by the pointer operand
   // binary
   Add, Sub, Mul, UDiv, SDiv, URem, SRem, Shl, LShr, AShr, BitAnd, BitOr, BitXor,
   Eq, Ne, Ult, Ule, Slt, Sle,  // comparisons; Eq/Ne also on Bool and Ptr
   LAnd, LOr,                   // Bool x Bool
-  PtrAdd,                      // Ptr + Int (offset in cells, signed)
-  PtrDiff,                     // Ptr - Ptr (same object), Int result in cells
+  PtrAdd,                      // Ptr + Int (offset in bytes, signed)
+  PtrDiff,                     // Ptr - Ptr (same object), Int result in bytes
   // ternary
   Ite,  // Bool ? a : a
 };
@@ -80,11 +80,14 @@ class ExprManager {
   ExprRef mk_obj_addr(ObjectId obj, std::int64_t offset);
 
   ExprRef mk_unary(Op op, ExprRef a);            // Neg, BitNot, LNot, ValidPtr, IntToBool
+  /// ValidPtr(p) for an access of `bytes` bytes (0: any size): p designates the start of a
+  /// cell of a live object that the access fits (ir::Cell::fits).
+  ExprRef mk_valid_ptr(ExprRef p, std::uint32_t bytes);
   ExprRef mk_cast(Op op, Type to, ExprRef a);    // ZExt, SExt, Trunc, PtrToInt, IntToPtr
   ExprRef mk_load(Type t, ExprRef ptr);
   ExprRef mk_binary(Op op, ExprRef a, ExprRef b);
   ExprRef mk_ite(ExprRef c, ExprRef a, ExprRef b);
-  ExprRef mk_ptr_diff(Type result, ExprRef a, ExprRef b);  // in cells, same object
+  ExprRef mk_ptr_diff(Type result, ExprRef a, ExprRef b);  // in bytes, same object
   /// Converts between any two scalar types with C's rules: int->int truncates/extends by the
   /// source's signedness, int->bool is != 0, bool->int is 0/1, int<->ptr per IntToPtr/PtrToInt.
   ExprRef mk_convert(Type to, ExprRef a);

@@ -34,11 +34,13 @@ Value Interpreter::convert(Type from, Type to, const Value& v) {
   return {normalize(to, normalize(from, v.bits)), 0};
 }
 
-bool Interpreter::valid_ptr(const State& s, const Value& p) const {
-  if (p.obj == 0 || p.obj >= tm_.objects.size()) return false;
-  const auto off = static_cast<std::int64_t>(p.bits);
-  if (off < 0 || static_cast<std::size_t>(off) >= tm_.objects[p.obj].cells.size()) return false;
-  return p.obj < s.live.size() && s.live[p.obj];
+std::optional<std::uint32_t> Interpreter::cell_of(const State& s, const Value& p, std::uint32_t bytes) const {
+  if (p.obj == 0 || p.obj >= tm_.objects.size()) return std::nullopt;
+  if (p.obj >= s.live.size() || !s.live[p.obj]) return std::nullopt;
+  const Object& o = tm_.objects[p.obj];
+  const auto c = o.cell_at(static_cast<std::int64_t>(p.bits));
+  if (!c || !o.cells[*c].fits(bytes)) return std::nullopt;
+  return c;
 }
 
 Value Interpreter::eval(const State& s, ThreadId t, ExprRef e) const {
@@ -52,11 +54,12 @@ Value Interpreter::eval(const State& s, ThreadId t, ExprRef e) const {
     case Op::ObjAddr: return {e->value, e->obj};
     case Op::Load: {
       const Value p = eval(s, t, e->kids[0]);
-      if (!valid_ptr(s, p)) return {};
-      const Cell& c = tm_.objects[p.obj].cells[p.bits];
-      return convert(c.type, ty, s.memory[p.obj][p.bits]);
+      const auto c = cell_of(s, p);
+      if (!c) return {};
+      return convert(tm_.objects[p.obj].cells[*c].type, ty, s.memory[p.obj][*c]);
     }
-    case Op::ValidPtr: return {valid_ptr(s, eval(s, t, e->kids[0])) ? 1u : 0u, 0};
+    case Op::ValidPtr:
+      return {valid_ptr(s, eval(s, t, e->kids[0]), static_cast<std::uint32_t>(e->value)) ? 1u : 0u, 0};
     case Op::Ite: {
       const Value c = eval(s, t, e->kids[0]);
       return eval(s, t, c.bits ? e->kids[1] : e->kids[2]);
@@ -148,17 +151,18 @@ struct SyncCell {
 }  // namespace
 
 static SyncCell read_sync(const Interpreter& in, const ThreadModel& tm, const State& s, const Value& p) {
-  if (!in.valid_ptr(s, p)) return {};
-  const Cell& c = tm.objects[p.obj].cells[p.bits];
-  const Value v = s.memory[p.obj][p.bits];
+  const auto k = in.cell_of(s, p);
+  if (!k) return {};
+  const Cell& c = tm.objects[p.obj].cells[*k];
+  const Value v = s.memory[p.obj][*k];
   if (c.type.is_int()) return {true, sext_width(c.type.width, v.bits)};
   return {true, static_cast<std::int64_t>(v.bits)};
 }
 
 static void write_int(const Interpreter& in, const ThreadModel& tm, State& s, const Value& p, std::int64_t v) {
-  if (!in.valid_ptr(s, p)) return;
-  const Cell& c = tm.objects[p.obj].cells[p.bits];
-  s.memory[p.obj][p.bits] = Interpreter::convert(kI64, c.type, {static_cast<std::uint64_t>(v), 0});
+  const auto k = in.cell_of(s, p);
+  if (!k) return;
+  s.memory[p.obj][*k] = Interpreter::convert(kI64, tm.objects[p.obj].cells[*k].type, {static_cast<std::uint64_t>(v), 0});
 }
 
 bool Interpreter::enabled(const State& s, ThreadId t) const {
@@ -222,7 +226,7 @@ StepResult Interpreter::step(State& s, const Step& st) const {
     case InstrKind::Store: {
       const Value p = eval(s, t, in.a);
       const Value v = eval(s, t, in.b);
-      if (valid_ptr(s, p)) s.memory[p.obj][p.bits] = convert(in.b->type, tm_.objects[p.obj].cells[p.bits].type, v);
+      if (const auto c = cell_of(s, p)) s.memory[p.obj][*c] = convert(in.b->type, tm_.objects[p.obj].cells[*c].type, v);
       break;
     }
     case InstrKind::Havoc: set_local(in.lhs, nondet(0)); break;
@@ -275,8 +279,8 @@ StepResult Interpreter::step(State& s, const Step& st) const {
       const LocalId param = tm_.threads[nt].param;
       if (param != kNoLocal && param < child.locals.size())
         child.locals[param] = convert(in.b ? in.b->type : Type::pointer(), tm_.threads[nt].locals[param].type, arg);
-      if (valid_ptr(s, handle))
-        s.memory[handle.obj][handle.bits] = convert(kI64, tm_.objects[handle.obj].cells[handle.bits].type, {nt, 0});
+      if (const auto c = cell_of(s, handle))
+        s.memory[handle.obj][*c] = convert(kI64, tm_.objects[handle.obj].cells[*c].type, {nt, 0});
       ThreadState& self = s.threads[t];  // (reference still valid: no reallocation)
       if (in.lhs < self.locals.size()) set_local(in.lhs, {counter + 1, 0});
       break;
@@ -286,8 +290,8 @@ StepResult Interpreter::step(State& s, const Step& st) const {
       const std::uint64_t id = in.a->type.is_int() ? (h.bits & mask_of(in.a->type.width)) : h.bits;
       if (in.b) {
         const Value p = eval(s, t, in.b);
-        if (valid_ptr(s, p))
-          s.memory[p.obj][p.bits] = convert(Type::pointer(), tm_.objects[p.obj].cells[p.bits].type, s.threads[id].retval);
+        if (const auto c = cell_of(s, p))
+          s.memory[p.obj][*c] = convert(Type::pointer(), tm_.objects[p.obj].cells[*c].type, s.threads[id].retval);
       }
       break;
     }
@@ -358,8 +362,8 @@ std::string Interpreter::format_value(const Value& v, Type t) const {
   if (v.obj == 0) return off == 0 ? "NULL" : "(void*)" + std::to_string(off);
   if (v.obj >= tm_.objects.size()) return "&@" + std::to_string(v.obj) + "[" + std::to_string(off) + "]";
   const Object& o = tm_.objects[v.obj];
-  if (off >= 0 && static_cast<std::size_t>(off) < o.cells.size()) {
-    const std::string& cn = o.cells[off].name;
+  if (const auto c = o.cell_at(off)) {
+    const std::string& cn = o.cells[*c].name;
     if (!cn.empty()) return "&" + cn;
     if (o.cells.size() == 1) return "&" + o.name;
   }

@@ -73,8 +73,13 @@ class Interpreter {
   std::string format_value(const Value& v, Type t) const;
   /// Converts a value between scalar types with mk_convert's rules (semantics.md).
   static Value convert(Type from, Type to, const Value& v);
-  /// ValidPtr(p) in `s`.
-  bool valid_ptr(const State& s, const Value& p) const;
+  /// The cell that pointer `p` designates in `s`: p's object is live and p's byte offset is
+  /// the start of one of its cells that an access of `bytes` bytes fits (Cell::fits; 0: any).
+  /// ValidPtr(p, bytes) holds iff this is set (docs/semantics.md, "Memory").
+  std::optional<std::uint32_t> cell_of(const State& s, const Value& p, std::uint32_t bytes = 0) const;
+  bool valid_ptr(const State& s, const Value& p, std::uint32_t bytes = 0) const {
+    return cell_of(s, p, bytes).has_value();
+  }
 
  private:
   const ThreadModel& tm_;

@@ -40,12 +40,12 @@ const char* c_op(Op op) {
 std::string cell_name(const std::vector<Object>& objects, ObjectId o, std::int64_t off) {
   if (o >= objects.size()) return "@" + std::to_string(o) + "[" + std::to_string(off) + "]";
   const Object& obj = objects[o];
-  if (off >= 0 && static_cast<std::size_t>(off) < obj.cells.size()) {
-    const std::string& cn = obj.cells[static_cast<std::size_t>(off)].name;
+  if (const auto c = obj.cell_at(off)) {
+    const std::string& cn = obj.cells[*c].name;
     if (!cn.empty()) return cn;
     if (obj.cells.size() == 1) return obj.name;
   }
-  return obj.name + "[" + std::to_string(off) + "]";
+  return obj.name + (off >= 0 ? "+" : "") + std::to_string(off);  // a byte offset inside no cell's start
 }
 
 std::string fmt_expr(const std::vector<Object>& objects, const std::vector<LocalVar>& locals,
@@ -75,7 +75,8 @@ std::string fmt_expr(const std::vector<Object>& objects, const std::vector<Local
       case Op::Neg: return "-" + rec(e->kids[0], false);
       case Op::BitNot: return "~" + rec(e->kids[0], false);
       case Op::LNot: return "!" + rec(e->kids[0], false);
-      case Op::ValidPtr: return "valid(" + rec(e->kids[0], true) + ")";
+      case Op::ValidPtr:
+        return "valid(" + rec(e->kids[0], true) + (e->value ? ", " + std::to_string(e->value) : std::string()) + ")";
       case Op::IntToBool: return "(bool)" + rec(e->kids[0], false);
       case Op::ZExt: case Op::SExt: case Op::Trunc: case Op::PtrToInt: case Op::IntToPtr:
         return "(" + e->type.str() + ")" + rec(e->kids[0], false);
@@ -245,7 +246,7 @@ std::string print_program(const Program& p) {
     os << '\n';
     for (std::size_t i = 0; i < o.cells.size(); ++i) {
       const Cell& c = o.cells[i];
-      os << "    [" << i << "] " << (c.name.empty() ? o.name : c.name) << " : " << c.type.str()
+      os << "    [" << i << "] " << (c.name.empty() ? o.name : c.name) << " @" << c.offset << " : " << c.type.str()
          << cell_kind_name(c.kind) << " = " << init_str(c, p.objects) << '\n';
     }
   }

@@ -1,5 +1,7 @@
 #include "ir/program.hpp"
 
+#include <algorithm>
+
 namespace siren::ir {
 
 const char* instr_kind_name(InstrKind k) {
@@ -45,7 +47,37 @@ Program::Program(Program&&) noexcept = default;
 Program& Program::operator=(Program&&) noexcept = default;
 Program::~Program() = default;
 
+std::optional<std::uint32_t> Object::cell_at(std::int64_t offset) const {
+  if (offset < 0 || cells.empty()) return std::nullopt;
+  const auto off = static_cast<std::uint64_t>(offset);
+  if (off >= size) return std::nullopt;
+  // cells of equal size without gaps (arrays of scalars, the unit layout): the proportional
+  // guess is the cell; otherwise a binary search
+  const std::size_t guess = static_cast<std::size_t>(off * cells.size() / size);
+  if (guess < cells.size() && cells[guess].offset == off) return static_cast<std::uint32_t>(guess);
+  auto it = std::lower_bound(cells.begin(), cells.end(), off,
+                             [](const Cell& c, std::uint64_t o) { return c.offset < o; });
+  if (it == cells.end() || it->offset != off) return std::nullopt;
+  return static_cast<std::uint32_t>(it - cells.begin());
+}
+
+std::uint32_t access_bytes(Type t, std::uint32_t pointer_bytes) {
+  switch (t.kind) {
+    case TypeKind::Bool: return 1;
+    case TypeKind::Int: return (t.width + 7u) / 8u;
+    case TypeKind::Ptr: return pointer_bytes;
+  }
+  return 0;
+}
+
 ObjectId Program::add_object(Object o) {
+  if (o.size == 0 && !o.cells.empty()) {
+    for (std::size_t i = 0; i < o.cells.size(); ++i) {
+      o.cells[i].offset = i;
+      o.cells[i].size = 1;
+    }
+    o.size = o.cells.size();
+  }
   o.id = static_cast<ObjectId>(objects.size());
   objects.push_back(std::move(o));
   return objects.back().id;

@@ -38,6 +38,16 @@ struct Cell {
   std::uint64_t init = 0;      // initial bits (Data/sync: normalized integer or bool)
   ObjectId init_obj = 0;       // for pointer cells initialised to an object address
   bool init_nondet = false;    // no initializer and not zero-initialised (locals, heap)
+  /// Where the cell lies in its object (docs/semantics.md, "Memory"): its first byte and its
+  /// size in bytes, from the C layout of the target's data model (Clang's record layout).
+  /// A pointer's offset counts bytes, so a load or store finds its cell by `offset`.
+  std::uint64_t offset = 0;
+  std::uint32_t size = 1;
+
+  /// An access of `bytes` bytes (0: any) that starts at this cell reads or writes exactly it.
+  /// Synchronisation cells stand for a whole pthread object of their own representation, so
+  /// any size fits them; a data cell only an access of its own size.
+  bool fits(std::uint32_t bytes) const { return bytes == 0 || kind != CellKind::Data || bytes == size; }
 };
 
 enum class ObjectKind : std::uint8_t {
@@ -52,13 +62,23 @@ struct Object {
   ObjectId id = 0;
   ObjectKind kind = ObjectKind::Global;
   std::string name;
-  std::vector<Cell> cells;
+  std::vector<Cell> cells;  // in increasing `offset`, none overlapping
+  std::uint64_t size = 0;   // bytes (sizeof); see Program::add_object for objects without a layout
   SourceLoc loc;
   FunctionId owner = kNoFunction;  // Local: the function whose activation owns it
   /// Global only: `__thread` / `_Thread_local` storage, one copy per thread instance (the
   /// thread model makes them; the copy starts with these cells' initial values).
   bool thread_local_storage = false;
+
+  /// The cell that starts at byte `offset`, if one does.
+  std::optional<std::uint32_t> cell_at(std::int64_t offset) const;
+  /// The address offset of cell `c` (its first byte).
+  std::int64_t offset_of(std::uint32_t c) const { return static_cast<std::int64_t>(cells[c].offset); }
 };
+
+/// The bytes an access of IR type `t` reads or writes: an integer's width / 8, a bool's 1, a
+/// pointer's `pointer_bytes` (Program::pointer_bytes).
+std::uint32_t access_bytes(Type t, std::uint32_t pointer_bytes);
 
 struct LocalVar {
   std::string name;
@@ -151,8 +171,12 @@ class Program {
   std::vector<Object> objects;  // objects[0] is the null object
   std::vector<Function> functions;
   FunctionId entry = kNoFunction;  // main
+  /// The data model's pointer size (8: LP64, the default; 4: ILP32 with --32).
+  std::uint32_t pointer_bytes = 8;
 
-  ObjectId add_object(Object o);  // assigns o.id
+  /// Assigns o.id. An object built without a layout (size 0 with cells: tests, objects the
+  /// thread model or a library model makes) gets the unit layout, cell i at byte i of size 1.
+  ObjectId add_object(Object o);
   FunctionId add_function(Function f);
   const Function* find_function(const std::string& name) const;
   std::string where(const SourceLoc& loc) const;  // "file.c:12:3" (file basename kept as given)

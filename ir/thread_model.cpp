@@ -115,18 +115,7 @@ class ThreadBuilder {
         std::vector<ExprRef> kids;
         kids.reserve(e->kids.size());
         for (ExprRef k : e->kids) kids.push_back(tr(act, k));
-        switch (e->op) {
-          case Op::Neg: case Op::BitNot: case Op::LNot: case Op::ValidPtr: case Op::IntToBool:
-            r = em().mk_unary(e->op, kids[0]);
-            break;
-          case Op::ZExt: case Op::SExt: case Op::Trunc: case Op::PtrToInt: case Op::IntToPtr:
-            r = em().mk_cast(e->op, e->type, kids[0]);
-            break;
-          case Op::Load: r = em().mk_load(e->type, kids[0]); break;
-          case Op::Ite: r = em().mk_ite(kids[0], kids[1], kids[2]); break;
-          case Op::PtrDiff: r = em().mk_ptr_diff(e->type, kids[0], kids[1]); break;
-          default: r = em().mk_binary(e->op, kids[0], kids[1]); break;
-        }
+        r = em().rebuild(e, kids);
       }
     }
     act.memo.emplace(e, r);

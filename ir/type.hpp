@@ -3,7 +3,7 @@
 // Aggregates (arrays, structs) never appear as expression types: the front end flattens every
 // memory object into a sequence of scalar *cells* (see ir/program.hpp, docs/semantics.md).
 // Expressions are therefore always of a scalar type: bool, a fixed-width two's-complement
-// integer (signed or unsigned, any C width), or a pointer (an (object, cell offset) pair).
+// integer (signed or unsigned, any C width), or a pointer (an (object, byte offset) pair).
 #pragma once
 
 #include <cstdint>

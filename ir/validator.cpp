@@ -14,6 +14,7 @@ class Checker {
       errors_.push_back("object 0 must be the null object without cells");
     for (std::size_t i = 0; i < p_.objects.size(); ++i)
       if (p_.objects[i].id != i) errors_.push_back("object " + std::to_string(i) + " has id " + std::to_string(p_.objects[i].id));
+    for (const Object& o : p_.objects) check_layout(o);
     if (p_.entry == kNoFunction || p_.entry >= p_.functions.size()) {
       errors_.push_back("no entry function (main)");
     } else if (!p_.functions[p_.entry].has_body) {
@@ -47,6 +48,19 @@ class Checker {
       }
     });
     return loads;
+  }
+
+  // Cells in increasing offset, none overlapping another, all inside the object.
+  void check_layout(const Object& o) {
+    std::uint64_t end = 0;
+    for (std::size_t c = 0; c < o.cells.size(); ++c) {
+      const Cell& cell = o.cells[c];
+      if (cell.size == 0 || (c > 0 && cell.offset < end) || cell.offset + cell.size > o.size)
+        errors_.push_back("object " + o.name + ": cell " + std::to_string(c) + " (" + cell.name + ") at byte " +
+                          std::to_string(cell.offset) + " of size " + std::to_string(cell.size) +
+                          " overlaps another cell or lies outside the object's " + std::to_string(o.size) + " bytes");
+      end = cell.offset + cell.size;
+    }
   }
 
   void need(const Function& f, std::size_t i, ExprRef e, const char* what) {

@@ -233,10 +233,9 @@ void RaceSession::extract(unsigned k, const RaceQuery& q, RaceAnswer& ans) {
   auto cell_of = [&](const RaceAccess& a) -> std::optional<std::pair<ir::ObjectId, std::uint32_t>> {
     if (!movable(a.thread) || state.threads[a.thread].pc != a.pc) return std::nullopt;
     const ir::Value p = interp.eval(state, a.thread, a.addr);
-    if (!interp.valid_ptr(state, p)) return std::nullopt;
-    const auto cell = static_cast<std::uint32_t>(p.bits & 0xffffffffu);
-    if (!is_data_cell(tm_, p.obj, cell)) return std::nullopt;
-    return std::make_pair(p.obj, cell);
+    const auto cell = interp.cell_of(state, p);
+    if (!cell || !is_data_cell(tm_, p.obj, *cell)) return std::nullopt;
+    return std::make_pair(p.obj, *cell);
   };
   auto end_of = [&](const RaceAccess& a, std::pair<ir::ObjectId, std::uint32_t> c) {
     RaceEnd r;

@@ -78,8 +78,8 @@ std::vector<Warning> lockset_candidates(const ir::ThreadModel& tm) {
       for (const RaceAccess& a : data_accesses(tm, t, i)) {
         Acc x{a, &*ls[t][i], {}};
         if (a.addr->op == ir::Op::ObjAddr) {
-          if (is_data_cell(tm, a.addr->obj, static_cast<std::uint32_t>(a.addr->value)))
-            x.cells.push_back({a.addr->obj, static_cast<std::int64_t>(static_cast<std::uint32_t>(a.addr->value))});
+          const auto c = tm.objects[a.addr->obj].cell_at(a.addr->offset());
+          if (c && is_data_cell(tm, a.addr->obj, *c)) x.cells.push_back({a.addr->obj, static_cast<std::int64_t>(*c)});
         } else {
           for (ir::ObjectId o : e.candidates(a.addr)) x.cells.push_back({o, -1});
         }

@@ -83,7 +83,8 @@ class Analysis {
   Analysis(const ir::ThreadModel& tm, const TransactionGraph& g) : tm_(tm), g_(g), n_(tm.threads.size()) {
     for (std::size_t v = 0; v < g.vars.size(); ++v) {
       const auto& tv = g.vars[v];
-      if (tv.kind == invariants::TgVar::Cell) cell_var_[{tv.obj, tv.cell}] = static_cast<int>(v);
+      if (tv.kind == invariants::TgVar::Cell)  // keyed by address offset, as key() and Load operands are
+        cell_var_[{tv.obj, static_cast<std::uint32_t>(tm.objects[tv.obj].offset_of(tv.cell))}] = static_cast<int>(v);
       else local_var_[{tv.thread, tv.local}] = static_cast<int>(v);
     }
   }
@@ -229,7 +230,7 @@ class Analysis {
   std::vector<SirPair> pairs_;
 
  private:
-  using CellKey = std::pair<ir::ObjectId, std::uint32_t>;
+  using CellKey = std::pair<ir::ObjectId, std::uint32_t>;  // (object, byte offset of the cell)
 
   /// A conditional, decided at the nodes where thread t is at location `at` (its own location,
   /// or the node location its transaction starts from, see lift()).

@@ -1,6 +1,7 @@
 // `siren cfg FILE.c [--dot] [-- clang args]`: translates a C file with the front end and prints
 // its IR (ir::print_program) or a Graphviz rendering of the control-flow graphs (ir::print_dot).
 #include "apps/siren/commands.hpp"
+#include "apps/siren/model_options.hpp"
 #include "frontend/frontend.hpp"
 #include "ir/printer.hpp"
 
@@ -15,6 +16,7 @@ void add_cfg_command(CLI::App& app, int& exit_code) {
   struct Opts {
     std::string file;
     bool dot = false;
+    bool ilp32 = false;
     std::vector<std::string> clang_args;
   };
   auto opts = std::make_shared<Opts>();
@@ -28,11 +30,13 @@ void add_cfg_command(CLI::App& app, int& exit_code) {
                                       "headers and the file's own directory)")
       ->required();
   cmd->add_flag("--dot", opts->dot, "Print Graphviz DOT (one cluster per function) instead of the listing");
+  add_data_model_options(cmd, opts->ilp32);
   cmd->add_option("clang_args", opts->clang_args,
                   "Extra arguments for clang after `--` (e.g. -DN=3 -Iinclude)");
   cmd->positionals_at_end();
   cmd->callback([opts, &exit_code] {
     frontend::FrontendOptions fo;
+    fo.data_model_bits = opts->ilp32 ? 32 : 64;
     for (const auto& a : opts->clang_args)
       if (a != "--") fo.extra_args.push_back(a);  // CLI11 may keep the separator
     frontend::FrontendResult r = frontend::translate_file(opts->file, fo);

@@ -27,7 +27,13 @@ void add_front_options(CLI::App* cmd, FrontArgs& a) {
   cmd->add_flag("--no-undefined-nondet{false}", a.undefined_nondet,
                "A call to a function without a body is unsupported (UNKNOWN); by default it returns an "
                "arbitrary value and changes nothing else, with a warning naming the function");
+  add_data_model_options(cmd, a.ilp32);
   cmd->add_option("clang_args", a.clang_args, "Arguments after -- are passed to Clang");
+}
+
+void add_data_model_options(CLI::App* cmd, bool& ilp32) {
+  auto* m32 = cmd->add_flag("--32", ilp32, "Data model ILP32 (i386: 4-byte pointers and longs) for every size and offset");
+  cmd->add_flag("--64{false}", ilp32, "Data model LP64 (x86-64: 8-byte pointers and longs; the default)")->excludes(m32);
 }
 
 void add_bound_option(CLI::App* cmd, unsigned& bound) {
@@ -53,6 +59,7 @@ LoadedModel load_model(const std::string& file, const FrontArgs& a) {
   for (const auto& i : a.includes) fo.extra_args.push_back("-I" + i);
   fo.extra_args.insert(fo.extra_args.end(), a.clang_args.begin(), a.clang_args.end());
   fo.undefined_nondet = a.undefined_nondet;
+  fo.data_model_bits = a.ilp32 ? 32 : 64;
   frontend::FrontendResult fr = frontend::translate_file(file, fo);
   static std::set<std::string> printed;
   for (const auto& w : fr.warnings) {

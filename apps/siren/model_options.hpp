@@ -19,12 +19,16 @@ struct FrontArgs {
   unsigned threads = 8;
   unsigned recursion = 4;
   bool undefined_nondet = true;  // --no-undefined-nondet sets false (FrontendOptions)
+  bool ilp32 = false;            // --32 (FrontendOptions::data_model_bits; --64 is the default)
   std::vector<std::string> defines, includes, clang_args;
 };
 
-/// Adds --threads, --recursion, -D, -I and the trailing clang_args positional; call it after
+/// Adds --threads, --recursion, -D, -I, --32/--64 and the trailing clang_args positional; call it after
 /// the subcommand's own positionals.
 void add_front_options(CLI::App* cmd, FrontArgs& a);
+
+/// --32 / --64: the data model of the C front end (sets `ilp32` for --32).
+void add_data_model_options(CLI::App* cmd, bool& ilp32);
 
 /// --bound,-k for the BMC-based subcommands (check, race, triage).
 void add_bound_option(CLI::App* cmd, unsigned& bound);

@@ -1131,7 +1131,9 @@ class Gen {
       if (t.task >= 0) {  // `struct task *tk = (struct task *)arg;`: a callback and a pointer
         fn_holders_.push_back("tk->fn");  // (`*tk->at` only in the statement ensure_constructs adds)
       } else if (t.container_arg) {  // `struct priv *cp = container_of(...)`: the container's fields
-        for (const char* m : {"cp->count", "cp->dev.flags"}) {
+        // the last: dev.flags reached by byte arithmetic on a char pointer (semantics.md, "Layout")
+        for (const char* m : {"cp->count", "cp->dev.flags",
+                              "*(int *)((char *)cp + offsetof(struct priv, dev) + offsetof(struct dev, flags))"}) {
           shared_reads_.push_back(m);
           shared_writes_.push_back(m);
         }

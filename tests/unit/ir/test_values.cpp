@@ -246,7 +246,7 @@ TEST_CASE("printer: instructions and program listing") {
   CHECK(format_instr(b.p, f, f.body[4]) == "4: return 0");
   const std::string listing = print_program(b.p);
   CHECK(listing.find("@1 g : global") != std::string::npos);
-  CHECK(listing.find("[0] g : i32 = 5") != std::string::npos);
+  CHECK(listing.find("[0] g @0 : i32 = 5") != std::string::npos);
   CHECK(listing.find("function main() : i32 entry") != std::string::npos);
   CHECK(listing.find("0: i := g + 1    ; test.c:1:1") != std::string::npos);
   const std::string dot = print_dot(b.p);
