@@ -1,8 +1,7 @@
-// Calls. A call of a library function maps to dedicated instructions (rv_call): errors,
-// assertions and assumptions (reach_error, assert, __VERIFIER_assume), nondeterminism
-// (__VERIFIER_nondet_*), atomic sections, malloc/calloc/free and output; the pthread API is
-// modelled in pthread_model.cpp, string.h and sscanf in libc_model.cpp, atomic builtins in
-// atomics.cpp. A
+// Calls (rv_call). A call of a library function maps to dedicated instructions, modelled by
+// concern: the verification conventions (errors, assertions, assumptions, __VERIFIER_nondet_*,
+// atomic sections) in verifier_model.cpp, atomic builtins in atomics.cpp, the pthread API in
+// pthread_model.cpp, the C library (heap, string.h, sscanf, output) in libc_model.cpp. A
 // defined function gets a Call; a call through a pointer dispatches over the functions it can
 // reach; a function without a body returns an arbitrary value (after CBMC).
 #include "frontend/translator.hpp"
@@ -48,159 +47,16 @@ ExprRef Translator::rv_call(const CallExpr* ce, bool want, QualType malloc_type)
     if (!ce->getType()->isRealFloatingType()) ret_t = scalar_type(ce->getType(), loc);
   }
   const CallSite site{*this, ce, loc, name, nargs, want, ret_t, is_void};
-  auto arg = [&](unsigned i) { return site.arg(i); };
-  auto ptr_arg = [&](unsigned i) { return site.ptr_arg(i); };
-  auto side_effects_only = [&](unsigned from) { site.side_effects_only(from); };
-  auto zero = [&] { return site.zero(); };
-  auto havoc_result = [&] { return site.havoc_result(); };
-  auto property_fail = [&](const std::string& msg, ExprRef cond) {
-    ir::Instr in;
-    in.kind = InstrKind::Assert;
-    in.assert_kind = ir::AssertKind::Property;
-    in.a = cond ? cond : em().mk_false();
-    in.message = msg;
-    emit(std::move(in));
-  };
-  auto string_arg = [&](unsigned i) -> std::string {
-    if (i < nargs)
-      if (const auto* sl = dyn_cast<StringLiteral>(strip(ce->getArg(i))))
-        if (sl->getCharByteWidth() == 1) return sl->getString().str();
-    return "?";
-  };
-
-  // --- errors and assertions
-  if (name == "reach_error" || name == "__VERIFIER_error") {
-    property_fail("reach_error() called", nullptr);
-    return zero();
-  }
-  if (name == "__assert_fail" || name == "__assert_rtn" || name == "__assert" || name == "_assert") {
-    unsigned i = name == "__assert_rtn" ? 3 : 0;
-    property_fail("assert(" + string_arg(i) + ")", nullptr);
-    return zero();
-  }
-  if (!defined && (name == "assert" || name == "__VERIFIER_assert")) {
-    ExprRef c = to_bool(rvalue(arg(0)));
-    property_fail("assert(" + source_text(arg(0)->getSourceRange()) + ")", c);
-    return zero();
-  }
-  if (!defined && (name == "__VERIFIER_assume" || name == "assume_abort_if_not" || name == "assume")) {
-    emit(InstrKind::Assume, to_bool(rvalue(arg(0))));
-    return zero();
-  }
-  if (name == "abort" || name == "exit" || name == "_Exit" || name == "__builtin_abort" ||
-      name == "__builtin_trap" || name == "__builtin_unreachable") {
-    side_effects_only(0);
-    emit(InstrKind::Abort);
-    return zero();
-  }
-  if (name == "__builtin_expect") {
-    ExprRef v = rvalue(arg(0));
-    side_effects_only(1);
-    return v;
-  }
-  // --- nondeterminism and atomicity
-  if (starts_with(name, "__VERIFIER_nondet_")) {
-    if (is_void) return nullptr;
-    if (ce->getType()->isRealFloatingType()) unsupported(loc, "floating-point type");
-    LocalId t = new_tmp(ret_t);
-    ir::Instr h;
-    h.kind = InstrKind::Havoc;
-    h.lhs = t;
-    h.message = name + "()";  // a __VERIFIER_nondet_* call (traces say its value), also in a macro
-    emit(std::move(h));
-    return em().mk_local(ret_t, t);
-  }
-  if (name == "__VERIFIER_atomic_begin") {
-    explicit_atomic_begin_ = loc;
-    emit(InstrKind::AtomicBegin);
-    return zero();
-  }
-  if (name == "__VERIFIER_atomic_end") { emit(InstrKind::AtomicEnd); return zero(); }
-
+  // --- errors, assertions, assumptions, nondeterminism, atomic sections (verifier_model.cpp)
+  if (const auto r = verifier_call(site, defined)) return *r;
   if (!defined && (starts_with(name, "__sync_") || starts_with(name, "__c11_atomic_") || starts_with(name, "__atomic_")))
     return rv_sync_call(name, ce, want);
 
   // --- pthreads
   if (starts_with(name, "pthread_") || name == "sched_yield") return pthread_call(site);
 
-  // --- heap
-  if (name == "malloc" || name == "calloc" || name == "__builtin_malloc" || name == "alloca" ||
-      name == "__builtin_alloca") {
-    const bool is_calloc = name == "calloc";
-    if (malloc_type.isNull() || malloc_type->isVoidType())
-      unsupported(loc, name + "() whose result is not converted to a typed pointer");
-    if (malloc_type->isIncompleteType() || malloc_type->isFunctionType())
-      unsupported(loc, name + "() of an incomplete type '" + malloc_type.getAsString() + "'");
-    // The size: a fixed value (fixed_value: constants, never-modified variables) gives an
-    // exact object; otherwise the object has kCapacity elements and a larger request is a
-    // Limit error (cells past a smaller request are then addressable: an out-of-bounds access
-    // there, undefined in C, is not reported).
-    const Type size_t_ty = Type::integer(64, false);
-    const std::uint64_t esize = std::max<std::uint64_t>(1, ctx_.getTypeSizeInChars(malloc_type).getQuantity());
-    std::vector<ExprRef> sizes;
-    bool fixed = true;
-    for (unsigned i = 0; i < (is_calloc ? 2u : 1u); ++i) {
-      ExprRef v = fixed_value(arg(i));
-      if (!v) fixed = false;
-      sizes.push_back(v ? conv(size_t_ty, v) : nullptr);
-    }
-    std::uint64_t count = kCapacity;
-    if (fixed) {
-      std::uint64_t bytes = 1;
-      for (ExprRef v : sizes)
-        if (__builtin_mul_overflow(bytes, v->value, &bytes)) unsupported(loc, name + "() size overflows");
-      count = std::max<std::uint64_t>(1, bytes / esize + (bytes % esize != 0));
-    } else {
-      for (unsigned i = 0; i < sizes.size(); ++i)
-        if (!sizes[i]) sizes[i] = tmp_of(conv(size_t_ty, rvalue(arg(i))));
-      const ExprRef cap = em().mk_const(size_t_ty, kCapacity * esize);
-      ExprRef ok = em().mk_binary(Op::Ule, sizes[0], cap);
-      if (is_calloc) {  // both factors <= cap < 2^32: the product does not wrap
-        ok = em().mk_binary(Op::LAnd, ok, em().mk_binary(Op::Ule, sizes[1], cap));
-        ok = em().mk_binary(Op::LAnd, ok,
-                            em().mk_binary(Op::Ule, em().mk_binary(Op::Mul, sizes[0], sizes[1]), cap));
-      }
-      assert_limit(ok, name + "() of more than " + std::to_string(kCapacity) +
-                           " elements (the modelled capacity of a non-constant size)");
-    }
-    if (count > 100000 || count * cells_of(malloc_type, loc) > 100000)
-      unsupported(loc, name + "() of more than 100000 cells");
-    ir::Object o;
-    o.kind = ir::ObjectKind::Heap;
-    o.name = name + "@" + std::to_string(sm_.getExpansionLineNumber(ce->getBeginLoc()));
-    o.loc = ir_loc(ce->getBeginLoc());
-    std::vector<CellSpec> specs;
-    for (std::uint64_t i = 0; i < count; ++i)
-      flatten(malloc_type, count == 1 ? o.name : o.name + "[" + std::to_string(i) + "]", loc, specs, i * esize);
-    add_cells(o, specs, count * esize, !is_calloc);
-    ir::Instr in;
-    in.kind = InstrKind::Malloc;
-    in.obj = prog_.add_object(std::move(o));
-    in.lhs = new_tmp(Type::pointer());
-    LocalId lhs = in.lhs;
-    emit(std::move(in));
-    return em().mk_local(Type::pointer(), lhs);
-  }
-  if (name == "free") {
-    emit(InstrKind::Free, ptr_arg(0));
-    return zero();
-  }
-  // --- string.h and sscanf (models below rv_call)
-  if (!defined) {
-    const std::string base = starts_with(name, "__builtin_") ? name.substr(10) : name;
-    if (base == "strcpy" || base == "strncpy" || base == "strlen" || base == "strcmp" || base == "memset" ||
-        base == "memcpy")
-      return rv_string_call(base, ce, want);
-    if (name == "sscanf" || name == "__isoc99_sscanf") return rv_sscanf(ce, want);
-  }
-  // --- output
-  if (name == "printf" || name == "puts" || name == "putchar" || name == "fprintf" || name == "fflush" ||
-      name == "fputs" || name == "sprintf" || name == "snprintf" || name == "perror" || name == "usleep" ||
-      name == "sleep") {
-    if (name == "sprintf" || name == "snprintf") unsupported(loc, "call to undefined function '" + name + "'");
-    side_effects_only(0);
-    return havoc_result();
-  }
+  // --- heap, string.h, sscanf, output (libc_model.cpp)
+  if (const auto r = libc_call(site, defined, malloc_type)) return *r;
 
   // --- functions without a body
   if (!defined) return rv_undefined_call(ce, fd, want);

@@ -1,4 +1,6 @@
-// Models of the C library functions that are more than one instruction: strcpy, strncpy,
+// Models of the C library: malloc, calloc, alloca and free (a heap object per call site,
+// typed by the pointer the result is converted to), output functions, and those that are more
+// than one instruction (libc_call): strcpy, strncpy,
 // strlen, strcmp, memset and memcpy are emitted in place as loops of one-access instructions,
 // so that other threads interleave between their single-cell reads and writes as with a
 // byte-by-byte libc (rv_string_call); main's argc and argv are nondeterministic input
@@ -60,6 +62,103 @@ bool Translator::sign_only(const Expr* e) {
     return false;
   }
   return false;
+}
+
+// ---------------------------------------------------------------------------------------
+// The C library calls modelled here or in rv_string_call / rv_sscanf (libc_call): malloc,
+// calloc, alloca and free, string.h, sscanf, and output functions (their arguments are
+// evaluated, their result is arbitrary).
+
+std::optional<ExprRef> Translator::libc_call(const CallSite& site, bool defined, QualType malloc_type) {
+  const CallExpr* ce = site.ce;
+  const SourceLocation loc = site.loc;
+  const std::string& name = site.name;
+  const bool want = site.want;
+  auto arg = [&](unsigned i) { return site.arg(i); };
+  auto ptr_arg = [&](unsigned i) { return site.ptr_arg(i); };
+  auto side_effects_only = [&](unsigned from) { site.side_effects_only(from); };
+  auto zero = [&] { return site.zero(); };
+  auto havoc_result = [&] { return site.havoc_result(); };
+  // --- heap
+  if (name == "malloc" || name == "calloc" || name == "__builtin_malloc" || name == "alloca" ||
+      name == "__builtin_alloca") {
+    const bool is_calloc = name == "calloc";
+    if (malloc_type.isNull() || malloc_type->isVoidType())
+      unsupported(loc, name + "() whose result is not converted to a typed pointer");
+    if (malloc_type->isIncompleteType() || malloc_type->isFunctionType())
+      unsupported(loc, name + "() of an incomplete type '" + malloc_type.getAsString() + "'");
+    // The size: a fixed value (fixed_value: constants, never-modified variables) gives an
+    // exact object; otherwise the object has kCapacity elements and a larger request is a
+    // Limit error (cells past a smaller request are then addressable: an out-of-bounds access
+    // there, undefined in C, is not reported).
+    const Type size_t_ty = Type::integer(64, false);
+    const std::uint64_t esize = std::max<std::uint64_t>(1, ctx_.getTypeSizeInChars(malloc_type).getQuantity());
+    std::vector<ExprRef> sizes;
+    bool fixed = true;
+    for (unsigned i = 0; i < (is_calloc ? 2u : 1u); ++i) {
+      ExprRef v = fixed_value(arg(i));
+      if (!v) fixed = false;
+      sizes.push_back(v ? conv(size_t_ty, v) : nullptr);
+    }
+    std::uint64_t count = kCapacity;
+    if (fixed) {
+      std::uint64_t bytes = 1;
+      for (ExprRef v : sizes)
+        if (__builtin_mul_overflow(bytes, v->value, &bytes)) unsupported(loc, name + "() size overflows");
+      count = std::max<std::uint64_t>(1, bytes / esize + (bytes % esize != 0));
+    } else {
+      for (unsigned i = 0; i < sizes.size(); ++i)
+        if (!sizes[i]) sizes[i] = tmp_of(conv(size_t_ty, rvalue(arg(i))));
+      const ExprRef cap = em().mk_const(size_t_ty, kCapacity * esize);
+      ExprRef ok = em().mk_binary(Op::Ule, sizes[0], cap);
+      if (is_calloc) {  // both factors <= cap < 2^32: the product does not wrap
+        ok = em().mk_binary(Op::LAnd, ok, em().mk_binary(Op::Ule, sizes[1], cap));
+        ok = em().mk_binary(Op::LAnd, ok,
+                            em().mk_binary(Op::Ule, em().mk_binary(Op::Mul, sizes[0], sizes[1]), cap));
+      }
+      assert_limit(ok, name + "() of more than " + std::to_string(kCapacity) +
+                           " elements (the modelled capacity of a non-constant size)");
+    }
+    if (count > 100000 || count * cells_of(malloc_type, loc) > 100000)
+      unsupported(loc, name + "() of more than 100000 cells");
+    ir::Object o;
+    o.kind = ir::ObjectKind::Heap;
+    o.name = name + "@" + std::to_string(sm_.getExpansionLineNumber(ce->getBeginLoc()));
+    o.loc = ir_loc(ce->getBeginLoc());
+    std::vector<CellSpec> specs;
+    for (std::uint64_t i = 0; i < count; ++i)
+      flatten(malloc_type, count == 1 ? o.name : o.name + "[" + std::to_string(i) + "]", loc, specs, i * esize);
+    add_cells(o, specs, count * esize, !is_calloc);
+    ir::Instr in;
+    in.kind = InstrKind::Malloc;
+    in.obj = prog_.add_object(std::move(o));
+    in.lhs = new_tmp(Type::pointer());
+    LocalId lhs = in.lhs;
+    emit(std::move(in));
+    return em().mk_local(Type::pointer(), lhs);
+  }
+  if (name == "free") {
+    emit(InstrKind::Free, ptr_arg(0));
+    return zero();
+  }
+  // --- string.h and sscanf (below)
+  if (!defined) {
+    const std::string base = starts_with(name, "__builtin_") ? name.substr(10) : name;
+    if (base == "strcpy" || base == "strncpy" || base == "strlen" || base == "strcmp" || base == "memset" ||
+        base == "memcpy")
+      return rv_string_call(base, ce, want);
+    if (name == "sscanf" || name == "__isoc99_sscanf") return rv_sscanf(ce, want);
+  }
+  // --- output
+  if (name == "printf" || name == "puts" || name == "putchar" || name == "fprintf" || name == "fflush" ||
+      name == "fputs" || name == "sprintf" || name == "snprintf" || name == "perror" || name == "usleep" ||
+      name == "sleep") {
+    if (name == "sprintf" || name == "snprintf") unsupported(loc, "call to undefined function '" + name + "'");
+    side_effects_only(0);
+    return havoc_result();
+  }
+
+  return std::nullopt;
 }
 
 // strcpy, strncpy, strlen, strcmp, memset, memcpy (declared, not defined by the program),

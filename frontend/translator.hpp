@@ -316,6 +316,10 @@ class Translator {
 
   // ---- the pthread API (pthread_model.cpp) -------------------------------------------------
   ExprRef pthread_call(const CallSite& site);
+  /// The verification conventions (verifier_model.cpp) and the C library (libc_model.cpp):
+  /// the call's value (nullptr when it has none), or nullopt when `site` is no such call.
+  std::optional<ExprRef> verifier_call(const CallSite& site, bool defined);
+  std::optional<ExprRef> libc_call(const CallSite& site, bool defined, QualType malloc_type);
   ExprRef rv_pthread_key(const std::string& name, const CallExpr* ce, bool want);
 
   // ---- atomic operations (atomics.cpp) ----------------------------------------------------
