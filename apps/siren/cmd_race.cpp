@@ -5,6 +5,7 @@
 #include "apps/siren/commands.hpp"
 #include "apps/siren/race_common.hpp"
 #include "race/race.hpp"
+#include "race/triage_batch.hpp"
 
 #include <fmt/format.h>
 
@@ -121,13 +122,13 @@ int run_race(const RaceArgs& a) {
           f.file, f.line, f.column, std::make_tuple(s.file, s.line, s.column),
           {{"verdict", "RACE"}, {"variable", f.variable}}));
     }
-    if (!write_file_atomically(a.sarif, sarif_log(results).dump(2) + "\n")) {
+    if (!race::replace_file(a.sarif, sarif_log(results).dump(2) + "\n")) {
       std::fprintf(stderr, "siren: cannot write %s\n", a.sarif.c_str());
       return kExitInputError;
     }
   }
   if (!a.witness.empty() && result.verdict == check::Verdict::Unsafe && tm) {
-    if (!write_file_atomically(a.witness, race_witness_graphml(a.file, result))) {
+    if (!race::replace_file(a.witness, race_witness_graphml(a.file, result))) {
       std::fprintf(stderr, "siren: cannot write %s\n", a.witness.c_str());
       return kExitInputError;
     }

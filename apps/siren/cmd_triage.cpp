@@ -1,39 +1,25 @@
 // `siren triage [WARNINGS] --program FILE.c [--out results.jsonl] [--jobs N]`: batch triage of
-// static race warnings (DESIGN.md §B7, Part C "Triage amortisation"; race/triage.hpp).
+// static race warnings (DESIGN.md §B7, Part C "Triage amortisation"; race/triage.hpp, and
+// race/triage_batch.hpp for the resumable results file and the worker processes).
 //
 // One JSON line per warning {"id", "first", "second", "verdict", "bound", "seconds",
-// "witness", "reason"}, written as each warning is answered. Each worker process (--jobs N,
-// fork after the front end) builds ONE encoding of the program and asks its share of the
-// warnings as queries under assumptions at every depth.
-//
-// Resumable and loss-free: every line is appended with ONE write() on an O_APPEND descriptor and
-// fsync'ed; a re-run with the same --out keeps the complete lines that parse, drops a trailing
-// partial line (the file is rewritten through a temp file + rename when anything is dropped) and
-// skips warnings already answered. A lock file (OUT.lock, flock) keeps two runs from writing the
-// same output; workers die with the parent (PR_SET_PDEATHSIG), so a killed run leaves no writer.
+// "witness", "reason"}, written as each warning is answered; this file parses the options,
+// formats the lines, and prints the progress bar and the summary (and SARIF).
 #include "apps/siren/commands.hpp"
 #include "apps/siren/race_common.hpp"
 #include "race/triage.hpp"
+#include "race/triage_batch.hpp"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <signal.h>
-#include <sys/file.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <map>
 #include <memory>
-#include <new>
+#include <optional>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -59,54 +45,6 @@ nlohmann::ordered_json loc_json(const race::SrcLoc& l) {
   return {{"file", l.file}, {"line", l.line}, {"column", l.column}};
 }
 
-bool write_all(int fd, const std::string& s) {
-  // One write() call for the whole line (O_APPEND: atomic with respect to other appenders);
-  // a short write (disk full) is reported, never completed by a second write.
-  const ssize_t n = ::write(fd, s.data(), s.size());
-  return n == static_cast<ssize_t>(s.size());
-}
-
-// Complete, parseable lines of an existing output: id -> line.
-struct Existing {
-  std::vector<std::string> lines;
-  std::set<std::string> ids;
-  bool dirty = false;  // a partial/unparseable/duplicate line was dropped
-};
-
-Existing read_existing(const std::string& path) {
-  Existing ex;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return ex;
-  std::stringstream buf;
-  buf << in.rdbuf();
-  const std::string text = buf.str();
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    const auto nl = text.find('\n', pos);
-    if (nl == std::string::npos) {  // trailing partial line: dropped
-      ex.dirty = true;
-      break;
-    }
-    const std::string line = text.substr(pos, nl - pos);
-    pos = nl + 1;
-    try {
-      auto j = nlohmann::json::parse(line);
-      if (!j.is_object() || !j.contains("id") || !j["id"].is_string() || !j.contains("verdict")) {
-        ex.dirty = true;
-        continue;
-      }
-      if (!ex.ids.insert(j["id"].get<std::string>()).second) {
-        ex.dirty = true;
-        continue;
-      }
-      ex.lines.push_back(line);
-    } catch (const nlohmann::json::exception&) {
-      ex.dirty = true;
-    }
-  }
-  return ex;
-}
-
 std::string answer_line(const race::Warning& w, const std::string& verdict, unsigned bound, double seconds,
                         const nlohmann::ordered_json& witness, const std::string& reason) {
   nlohmann::ordered_json j;
@@ -119,55 +57,6 @@ std::string answer_line(const race::Warning& w, const std::string& verdict, unsi
   j["witness"] = witness;
   if (!reason.empty()) j["reason"] = reason;
   return j.dump() + "\n";
-}
-
-// The worker: answers `ws` over one encoding, appending lines to `fd`; one byte per answer to
-// `progress_fd` (if >= 0).
-void work(const ir::ThreadModel& tm, const std::vector<race::Warning>& ws, const TriageArgs& a, int fd,
-          int progress_fd, std::chrono::steady_clock::time_point start) {
-  std::vector<race::RaceQuery> queries;
-  std::vector<std::size_t> query_of;  // queries[i] answers ws[query_of[i]]
-  auto emit = [&](const std::string& line) {
-    if (!write_all(fd, line)) {
-      std::fprintf(stderr, "siren: cannot write the output: %s\n", std::strerror(errno));
-      std::_Exit(kExitInputError);
-    }
-    ::fsync(fd);
-    if (progress_fd >= 0) {
-      const char c = '.';
-      (void)!::write(progress_fd, &c, 1);
-    }
-  };
-  for (std::size_t i = 0; i < ws.size(); ++i) {
-    const auto q = race::triage_query(tm, ws[i]);
-    if (q.decided) {
-      emit(answer_line(ws[i], *q.decided, 0, 0.0, nullptr,
-                       *q.decided == "NO_ACCESS" ? "a location matches no memory access of the program"
-                                                 : "no write by one thread at one location and access by another "
-                                                   "thread at the other"));
-      continue;
-    }
-    queries.push_back(q.query);
-    query_of.push_back(i);
-  }
-  if (queries.empty()) return;
-  race::RaceRunOptions ro;
-  ro.check.bound = a.bound;
-  ro.check.reduction = a.reduction;
-  ro.query_timeout = a.timeout;
-  if (a.total_timeout > 0)
-    ro.check.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                    std::chrono::duration<double>(a.total_timeout));
-  race::solve_race_queries(tm, queries, ro, [&](std::size_t i, const race::RaceAnswer& ans) {
-    const auto& w = ws[query_of[i]];
-    nlohmann::ordered_json witness = nullptr;
-    if (ans.verdict == check::Verdict::Unsafe)
-      witness = {{"first", race_end_json(ans.first)}, {"second", race_end_json(ans.second)},
-                 {"schedule", trace_json(ans.trace)}};
-    std::string verdict = race::triage_verdict_name(ans.verdict);
-    if (ans.internal_error) verdict = "UNKNOWN";
-    emit(answer_line(w, verdict, ans.bound, ans.seconds, witness, ans.reason));
-  });
 }
 
 void progress_bar(std::size_t done, std::size_t total, double secs) {
@@ -196,33 +85,19 @@ int run_triage(const TriageArgs& a) {
     if (!a.quiet) std::fprintf(stderr, "siren: %zu candidate pairs from the lockset analysis\n", ws.size());
   }
 
-  // Output: resume from the existing file.
+  // Output: resume from the existing results file.
+  std::optional<race::ResultsFile> results;
   int fd = STDOUT_FILENO;
-  int lock_fd = -1;
   std::set<std::string> answered;
-  std::vector<std::string> previous;
   if (!a.out.empty()) {
-    lock_fd = ::open((a.out + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (lock_fd < 0 || ::flock(lock_fd, LOCK_EX) != 0) {
-      std::fprintf(stderr, "siren: cannot lock %s.lock: %s\n", a.out.c_str(), std::strerror(errno));
+    try {
+      results.emplace(a.out);
+    } catch (const race::ResultsFileError& e) {
+      std::fprintf(stderr, "siren: %s\n", e.what());
       return kExitInputError;
     }
-    Existing ex = read_existing(a.out);
-    if (ex.dirty) {
-      std::string text;
-      for (const auto& l : ex.lines) text += l + "\n";
-      if (!write_file_atomically(a.out, text)) {
-        std::fprintf(stderr, "siren: cannot rewrite %s\n", a.out.c_str());
-        return kExitInputError;
-      }
-    }
-    answered = ex.ids;
-    previous = ex.lines;
-    fd = ::open(a.out.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    if (fd < 0) {
-      std::fprintf(stderr, "siren: cannot open %s: %s\n", a.out.c_str(), std::strerror(errno));
-      return kExitInputError;
-    }
+    fd = results->fd();
+    answered = results->answered();
   }
   std::vector<race::Warning> todo;
   for (const auto& w : ws)
@@ -231,78 +106,51 @@ int run_triage(const TriageArgs& a) {
     std::fprintf(stderr, "siren: %zu of %zu warnings already answered in %s\n", ws.size() - todo.size(), ws.size(),
                  a.out.c_str());
 
+  auto format_line = [&](const race::TriageAnswer& t) {
+    nlohmann::ordered_json witness = nullptr;
+    if (t.race && t.race->verdict == check::Verdict::Unsafe && !t.race->internal_error)
+      witness = {{"first", race_end_json(t.race->first)}, {"second", race_end_json(t.race->second)},
+                 {"schedule", trace_json(t.race->trace)}};
+    return answer_line(*t.warning, t.verdict, t.race ? t.race->bound : 0, t.race ? t.race->seconds : 0.0, witness,
+                       t.reason);
+  };
   if (!lm.tm) {  // unsupported C or internal error: every open warning is UNKNOWN
-    for (const auto& w : todo) {
-      const std::string line = answer_line(w, "UNKNOWN", 0, 0.0, nullptr, lm.unknown.value_or("unsupported"));
-      if (!write_all(fd, line)) return kExitInputError;
-      if (fd != STDOUT_FILENO) ::fsync(fd);
-    }
+    for (const auto& w : todo)
+      if (!race::append_line(fd, answer_line(w, "UNKNOWN", 0, 0.0, nullptr, lm.unknown.value_or("unsupported"))))
+        return kExitInputError;
   } else if (!todo.empty()) {
-    const unsigned jobs = std::max(1u, std::min<unsigned>(a.jobs, static_cast<unsigned>(todo.size())));
     const bool tty = !a.quiet && ::isatty(STDERR_FILENO);
-    int pipefd[2] = {-1, -1};
-    if (::pipe(pipefd) != 0) pipefd[0] = pipefd[1] = -1;
-    std::fflush(stdout);
-    std::fflush(stderr);
-    const pid_t parent = ::getpid();
-    std::vector<pid_t> kids;
-    for (unsigned j = 0; j < jobs; ++j) {
-      std::vector<race::Warning> share;
-      for (std::size_t i = j; i < todo.size(); i += jobs) share.push_back(todo[i]);
-      const pid_t pid = ::fork();
-      if (pid < 0) {
-        std::fprintf(stderr, "siren: fork failed: %s\n", std::strerror(errno));
-        return kExitInternal;
-      }
-      if (pid == 0) {
-        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (::getppid() != parent) std::_Exit(1);
-        if (pipefd[0] >= 0) ::close(pipefd[0]);
-        try {
-          work(*lm.tm, share, a, fd, pipefd[1], start);
-        } catch (const std::bad_alloc&) {
-          std::_Exit(kExitUnknown);
-        }
-        std::fflush(stdout);
-        std::_Exit(0);
-      }
-      kids.push_back(pid);
-    }
-    if (pipefd[1] >= 0) ::close(pipefd[1]);
-    std::size_t done = 0;
-    if (tty) progress_bar(done, todo.size(), 0);
-    char buf[256];
-    while (pipefd[0] >= 0) {
-      const ssize_t n = ::read(pipefd[0], buf, sizeof buf);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      done += static_cast<std::size_t>(n);
-      if (tty)
+    race::LocalTriageOptions lo;
+    lo.jobs = a.jobs;
+    lo.run.check.bound = a.bound;
+    lo.run.check.reduction = a.reduction;
+    lo.run.query_timeout = a.timeout;
+    if (a.total_timeout > 0)
+      lo.run.check.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                          std::chrono::duration<double>(a.total_timeout));
+    if (tty) {
+      progress_bar(0, todo.size(), 0);
+      lo.progress = [&](std::size_t done) {
         progress_bar(done, todo.size(),
                      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      };
     }
+    const bool ok = race::triage_locally(*lm.tm, todo, lo, fd, format_line);
     if (tty) std::fprintf(stderr, "\n");
-    bool failed = false;
-    for (pid_t k : kids) {
-      int status = 0;
-      while (::waitpid(k, &status, 0) < 0 && errno == EINTR) {
-      }
-      if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) failed = true;
-    }
-    if (failed) std::fprintf(stderr, "siren: a triage worker failed; re-run with the same --out to finish\n");
+    if (!ok) std::fprintf(stderr, "siren: a triage worker failed; re-run with the same --out to finish\n");
   }
-  if (fd != STDOUT_FILENO) ::close(fd);
+  results.reset();
 
   // Summary (and SARIF) over every answered warning of this input.
   std::map<std::string, std::string> line_of;
   if (!a.out.empty()) {
-    for (const auto& l : read_existing(a.out).lines) {
+    for (const auto& l : race::ResultsFile::read_lines(a.out)) {
       auto j = nlohmann::json::parse(l);
       line_of[j["id"].get<std::string>()] = l;
     }
   }
   std::map<std::string, unsigned> counts;
-  auto results = nlohmann::ordered_json::array();
+  auto sarif_results = nlohmann::ordered_json::array();
   for (const auto& w : ws) {
     auto it = line_of.find(w.id);
     if (it == line_of.end()) {
@@ -326,7 +174,7 @@ int run_triage(const TriageArgs& a) {
       auto r = sarif_result(level, text, w.first.file, w.first.line, w.first.column,
                             std::make_tuple(w.second.file, w.second.line, w.second.column), props);
       r["kind"] = v == "RACE" ? "fail" : v == "UNKNOWN" ? "review" : v == "NO_ACCESS" ? "notApplicable" : "pass";
-      results.push_back(r);
+      sarif_results.push_back(r);
     }
   }
   if (!a.out.empty() && !a.quiet) {
@@ -337,11 +185,10 @@ int run_triage(const TriageArgs& a) {
     std::fprintf(s, "%-22s %6zu   (%.1f s, results in %s)\n", "total", ws.size(),
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), a.out.c_str());
   }
-  if (!a.sarif.empty() && !write_file_atomically(a.sarif, sarif_log(results).dump(2) + "\n")) {
+  if (!a.sarif.empty() && !race::replace_file(a.sarif, sarif_log(sarif_results).dump(2) + "\n")) {
     std::fprintf(stderr, "siren: cannot write %s\n", a.sarif.c_str());
     return kExitInputError;
   }
-  if (lock_fd >= 0) ::close(lock_fd);
   return counts.count("(not answered)") ? kExitUnknown : kExitSafe;
 }
 

@@ -28,7 +28,4 @@ nlohmann::ordered_json sarif_log(const nlohmann::ordered_json& results);
 /// SV-COMP GraphML 1.0 violation witness for a data race (LTL(G ! data-race)).
 std::string race_witness_graphml(const std::string& program_file, const race::RaceAnswer& a);
 
-/// Writes `text` to `path` (temp file + rename); false on failure.
-bool write_file_atomically(const std::string& path, const std::string& text);
-
 }  // namespace siren::app
