@@ -22,13 +22,14 @@
 //     at d must be decided uniformly: ∀n∈N inv_n ⇒ cond, or ∀n∈N inv_n ∧ cond = ⊥
 //     (clarification 3; N = ∅: the conditional cannot run after (c, d)). No node with l at c
 //     and i at d: sensitive. A data-dependent conditional that is not a node location (inside
-//     a transaction) makes every pair sensitive, as does a condition that is not octagonal
-//     (only comparisons of a cell / local / constant with another, ¬, ∧, ∨ are decided).
+//     a transaction) makes every pair sensitive, as does a condition the graph's own guard
+//     semantics cannot decide (invariants::GuardDecider: octagons, linear forms, intervals).
 //   Set SIREN_SIR_DEBUG=1 to see why the analysis gave up on a program.
 //     We do not restrict to conditionals with a def-use chain from c or d (a superset is
 //     checked: more conservative).
 #include "reduction/sir.hpp"
 
+#include "invariants/abstract_semantics.hpp"
 #include "invariants/transaction_graph.hpp"
 #include "ir/access.hpp"
 #include "ir/cfg.hpp"
@@ -69,25 +70,10 @@ bool is_conditional(const ir::Instr& in) {
   return in.kind == InstrKind::Goto && in.a && !in.a->is_const();
 }
 
-std::int64_t signed_value(ir::Type t, std::uint64_t bits) {
-  if (t.is_bool()) return bits != 0;
-  const unsigned w = t.width;
-  if (w >= 64) return static_cast<std::int64_t>(bits);
-  bits &= (std::uint64_t{1} << w) - 1;
-  if (t.is_signed && (bits >> (w - 1)) & 1) return static_cast<std::int64_t>(bits | ~((std::uint64_t{1} << w) - 1));
-  return static_cast<std::int64_t>(bits);
-}
-
 class Analysis {
  public:
-  Analysis(const ir::ThreadModel& tm, const TransactionGraph& g) : tm_(tm), g_(g), n_(tm.threads.size()) {
-    for (std::size_t v = 0; v < g.vars.size(); ++v) {
-      const auto& tv = g.vars[v];
-      if (tv.kind == invariants::TgVar::Cell)  // keyed by address offset, as key() and Load operands are
-        cell_var_[{tv.obj, static_cast<std::uint32_t>(tm.objects[tv.obj].offset_of(tv.cell))}] = static_cast<int>(v);
-      else local_var_[{tv.thread, tv.local}] = static_cast<int>(v);
-    }
-  }
+  Analysis(const ir::ThreadModel& tm, const TransactionGraph& g)
+      : tm_(tm), g_(g), n_(tm.threads.size()), decider_(std::make_unique<invariants::GuardDecider>(tm, g)) {}
 
   /// Why the analysis gives up before the transaction graph is built ("" if it does not): an
   /// access through a pointer.
@@ -439,8 +425,8 @@ class Analysis {
       for (std::size_t n = 0; n < g_.nodes.size() && (all_true || all_false); ++n) {
         if (!seen[n] || t >= g_.nodes[n].locs.size() || g_.nodes[n].locs[t] != static_cast<std::int32_t>(r)) continue;
         if (g_.nodes[n].terminated) continue;  // nothing is scheduled after termination
-        const int v = decide(n, t, cond);
-        if (v == 2) continue;  // unreachable node
+        if (g_.nodes[n].inv.is_bottom()) continue;  // unreachable node
+        const int v = decider_->decide(g_.nodes[n].inv, t, cond);
         if (v != 1) all_true = false;
         if (v != 0) all_false = false;
       }
@@ -454,101 +440,10 @@ class Analysis {
     return true;
   }
 
-  struct Operand {
-    int var = -1;  // -1: constant
-    std::int64_t c = 0;
-  };
-  std::optional<Operand> operand(ir::ThreadId t, ExprRef e) const {
-    if (!e->type.is_int() && !e->type.is_bool()) return std::nullopt;
-    switch (e->op) {
-      case Op::Const: return Operand{-1, signed_value(e->type, e->value)};
-      case Op::Local: {
-        auto it = local_var_.find({t, static_cast<ir::LocalId>(e->value)});
-        if (it == local_var_.end() || !(g_.vars[it->second].type == e->type)) return std::nullopt;
-        return Operand{it->second, 0};
-      }
-      case Op::Load: {
-        const ExprRef p = e->kids[0];
-        if (p->op != Op::ObjAddr || p->offset() < 0) return std::nullopt;
-        auto it = cell_var_.find({p->obj, static_cast<std::uint32_t>(p->offset())});
-        if (it == cell_var_.end() || !(g_.vars[it->second].type == e->type)) return std::nullopt;
-        return Operand{it->second, 0};
-      }
-      default: return std::nullopt;
-    }
-  }
-
-  // a ≤ b + k at node n: 1 implied, 0 contradicted, -1 unknown, 2 node unreachable.
-  int decide_le(std::size_t n, const Operand& a, const Operand& b, std::int64_t k) const {
-    const auto& inv = g_.nodes[n].inv;
-    const std::int64_t c = b.c - a.c + k;
-    if (a.var < 0 && b.var < 0) return 0 <= c ? 1 : 0;
-    if (a.var >= 0 && b.var >= 0 && a.var == b.var) return 0 <= c ? 1 : 0;
-    const int pa = a.var >= 0 ? g_.vars[a.var].pack : -1, pb = b.var >= 0 ? g_.vars[b.var].pack : -1;
-    if (pa >= 0 && pb >= 0 && pa != pb) return -1;
-    const int p = pa >= 0 ? pa : pb;
-    if (p < 0 || static_cast<std::size_t>(p) >= inv.packs.size()) return -1;
-    const invariants::Octagon& o = inv.packs[p];
-    if (o.is_bottom()) return 2;
-    OctConstraint k2;
-    if (a.var >= 0 && b.var >= 0) k2 = {g_.vars[a.var].index, 1, g_.vars[b.var].index, -1, c};
-    else if (a.var >= 0) k2 = {g_.vars[a.var].index, 1, 0, 0, c};
-    else k2 = {g_.vars[b.var].index, -1, 0, 0, c};
-    if (o.implies(k2)) return 1;
-    if (o.contradicts(k2)) return 0;
-    return -1;
-  }
-
-  static int neg(int v) { return v == 1 ? 0 : v == 0 ? 1 : v; }
-
-  int decide(std::size_t n, ir::ThreadId t, ExprRef e) const {
-    if (!e) return -1;
-    switch (e->op) {
-      case Op::Const: return e->value != 0 ? 1 : 0;
-      case Op::LNot: return neg(decide(n, t, e->kids[0]));
-      case Op::LAnd: case Op::LOr: {
-        const int a = decide(n, t, e->kids[0]), b = decide(n, t, e->kids[1]);
-        if (a == 2 || b == 2) return 2;
-        if (e->op == Op::LAnd) return a == 1 && b == 1 ? 1 : (a == 0 || b == 0) ? 0 : -1;
-        return a == 1 || b == 1 ? 1 : (a == 0 && b == 0) ? 0 : -1;
-      }
-      case Op::IntToBool: {
-        auto x = operand(t, e->kids[0]);
-        if (!x) return -1;
-        return neg(decide_eq(n, *x, Operand{-1, 0}));
-      }
-      case Op::Eq: case Op::Ne: case Op::Slt: case Op::Sle: case Op::Ult: case Op::Ule: {
-        const ExprRef a = e->kids[0], b = e->kids[1];
-        if (!(a->type == b->type)) return -1;
-        const bool is_unsigned = a->type.is_int() && !a->type.is_signed;
-        if ((e->op == Op::Slt || e->op == Op::Sle) && is_unsigned) return -1;
-        if ((e->op == Op::Ult || e->op == Op::Ule) && !is_unsigned) return -1;
-        auto x = operand(t, a), y = operand(t, b);
-        if (!x || !y) return -1;
-        switch (e->op) {
-          case Op::Eq: return decide_eq(n, *x, *y);
-          case Op::Ne: return neg(decide_eq(n, *x, *y));
-          case Op::Slt: case Op::Ult: return decide_le(n, *x, *y, -1);
-          default: return decide_le(n, *x, *y, 0);
-        }
-      }
-      default: return -1;
-    }
-  }
-
-  int decide_eq(std::size_t n, const Operand& a, const Operand& b) const {
-    const int p = decide_le(n, a, b, 0), q = decide_le(n, b, a, 0);
-    if (p == 2 || q == 2) return 2;
-    if (p == 1 && q == 1) return 1;
-    if (p == 0 || q == 0) return 0;
-    return -1;
-  }
-
   const ir::ThreadModel& tm_;
   const TransactionGraph& g_;
   std::size_t n_;
-  std::map<std::pair<ir::ObjectId, std::uint32_t>, int> cell_var_;
-  std::map<std::pair<ir::ThreadId, ir::LocalId>, int> local_var_;
+  std::unique_ptr<invariants::GuardDecider> decider_;  // the graph's own guard semantics
   std::set<CellKey> sync_cells_;
   std::vector<std::vector<bool>> taint_;
   std::vector<std::vector<std::size_t>> succ_;
