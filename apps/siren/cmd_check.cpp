@@ -299,7 +299,7 @@ void add_check_command(CLI::App& app, int& exit_code) {
   cmd->add_option("file", args->file, "C source file")->required();
   add_bound_option(cmd, args->options.bound);
   cmd->add_option("--reduction", args->options.reduction,
-                  "Scheduler reduction of the BMC engine: sir (default; schedule-insensitivity reduction: MPOR "
+                  "Scheduler reduction of the BMC engine: sir (schedule-insensitivity reduction: MPOR "
                   "whose dependency chains skip the location pairs the octagon invariants prove "
                   "schedule-insensitive; MPOR where the analysis gives up; `siren tg` shows the pairs), mpor "
                   "(monotonic partial order reduction) or none. An atomic block is one transition for both")
@@ -309,14 +309,16 @@ void add_check_command(CLI::App& app, int& exit_code) {
               if (s == n) return "";
             return "unknown reduction '" + s + "' (use none, mpor or sir)";
           },
-          "none|mpor|sir", "REDUCTION"));
+          "none|mpor|sir", "REDUCTION"))
+      ->capture_default_str();
   cmd->add_option("--engine", args->options.engine,
-                  "auto (default): explicit-state search for up to 80% of --timeout (30% once it draws nondet values "
+                  "auto: explicit-state search for up to 80% of --timeout (30% once it draws nondet values "
                   "from a restricted domain or reaches a modelling limit, which then ends the check with UNKNOWN; "
                   "SAFE when every reachable state is visited, UNSAFE with a trace), then interleaved BMC with the "
                   "rest; bmc: BMC only; "
                   "explicit: explicit-state search only")
-      ->check(CLI::IsMember(check::engine_names()));
+      ->check(CLI::IsMember(check::engine_names()))
+      ->capture_default_str();
   cmd->add_flag("--count-schedules", args->count_schedules,
                 "Instead of checking: count the complete schedules (up to the bound) the encoded scheduler "
                 "admits under the reduction, by enumeration (small programs without nondet only); --json adds "
@@ -328,10 +330,11 @@ void add_check_command(CLI::App& app, int& exit_code) {
                   "(exit 10, replayed schedule), UNREACHABLE, UNREACHABLE up to bound K or UNKNOWN (BMC with "
                   "the chosen --reduction)");
   cmd->add_option("--solver", args->options.solver,
-                  "Solver: cadical (default; bit-blasting), z3 (in-process SMT), boolector (the boolector "
+                  "Solver: cadical (bit-blasting), z3 (in-process SMT), boolector (the boolector "
                   "program, one process per query), portfolio (cadical and z3 in two processes, first "
                   "definite answer wins)")
-      ->check(CLI::IsMember({"cadical", "z3", "boolector", "portfolio"}));
+      ->check(CLI::IsMember({"cadical", "z3", "boolector", "portfolio"}))
+      ->capture_default_str();
   cmd->add_option("--timeout", args->timeout, "Give up after SEC seconds of wall-clock time: UNKNOWN (default: none)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--memory", args->memory,

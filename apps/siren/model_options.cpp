@@ -17,11 +17,13 @@ namespace siren::app {
 
 void add_front_options(CLI::App* cmd, FrontArgs& a) {
   cmd->add_option("--threads", a.threads,
-                  "Maximum number of threads including main (default 8; check without --threads tries 16 and 32 "
-                  "when 8 are not enough)")
-      ->check(CLI::Range(1u, 4096u));
-  cmd->add_option("--recursion", a.recursion, "Inlining depth of recursive calls (default 4)")
-      ->check(CLI::Range(0u, 1000u));
+                  "Maximum number of threads including main (check without --threads tries 16 and 32 "
+                  "when the default is not enough)")
+      ->check(CLI::Range(1u, 4096u))
+      ->capture_default_str();
+  cmd->add_option("--recursion", a.recursion, "Inlining depth of recursive calls")
+      ->check(CLI::Range(0u, 1000u))
+      ->capture_default_str();
   cmd->add_option("-D", a.defines, "Preprocessor definition passed to the C front end");
   cmd->add_option("-I", a.includes, "Include directory passed to the C front end");
   cmd->add_flag("--no-undefined-nondet{false}", a.undefined_nondet,
@@ -38,18 +40,19 @@ void add_data_model_options(CLI::App* cmd, bool& ilp32) {
 
 void add_bound_option(CLI::App* cmd, unsigned& bound) {
   cmd->add_option("--bound,-k", bound,
-                  "Explore executions of at most K steps (one step = one instruction of one thread; "
-                  "default " + std::to_string(check::CheckOptions{}.bound) + ")")
-      ->check(CLI::Range(1u, 100000000u));
+                  "Explore executions of at most K steps (one step = one instruction of one thread)")
+      ->check(CLI::Range(1u, 100000000u))
+      ->capture_default_str();
 }
 
 void add_race_reduction_option(CLI::App* cmd, std::string& reduction) {
   cmd->add_option("--reduction", reduction,
-                  "Scheduler reduction: none (default), mpor (monotonic partial order reduction; it "
+                  "Scheduler reduction: none, mpor (monotonic partial order reduction; it "
                   "keeps every reachable state, so every racy state) or sir (schedule-insensitivity "
                   "reduction; it keeps every control state, and it only runs when every access has a "
                   "constant address, so a racy state is a control state; otherwise it is mpor)")
-      ->check(CLI::IsMember({"none", "mpor", "sir"}));
+      ->check(CLI::IsMember({"none", "mpor", "sir"}))
+      ->capture_default_str();
 }
 
 LoadedModel load_model(const std::string& file, const FrontArgs& a) {
