@@ -41,11 +41,13 @@ void Builder::compute_switch_points(const std::vector<std::vector<bool>>& reach)
   std::vector<std::vector<Acc>> by_obj(nobj);
   std::vector<Acc> any;  // accesses through pointers: any object
   if (o_.lockset_transactions) {
-    if (locks_.empty())
+    if (locks_.empty()) {
+      const ir::PointsTo pts = ir::PointsTo::analyse(tm_);  // locks through pointers (&dev->lock)
       for (std::size_t t = 0; t < tm_.threads.size(); ++t) {
-        locks_.push_back(ir::must_locksets(tm_, static_cast<ThreadId>(t)));
+        locks_.push_back(ir::must_locksets(tm_, static_cast<ThreadId>(t), &pts));
         order_.push_back(ir::create_join_order(tm_, static_cast<ThreadId>(t)));
       }
+    }
     for (std::size_t t = 0; t < tm_.threads.size(); ++t)
       for (std::uint32_t pc = 0; pc < tm_.threads[t].code.size(); ++pc) {
         if (!reach[t][pc] || !locks_[t][pc]) continue;

@@ -21,15 +21,27 @@ constexpr std::uint64_t kLocalTag = std::uint64_t{1} << 63;
 
 }  // namespace
 
-std::vector<std::optional<std::set<std::uint64_t>>> must_locksets(const ThreadModel& tm, ThreadId t) {
+std::vector<std::optional<std::set<std::uint64_t>>> must_locksets(const ThreadModel& tm, ThreadId t,
+                                                                   const PointsTo* points_to) {
   const auto& code = tm.threads[t].code;
   std::vector<std::optional<std::set<std::uint64_t>>> in(code.size());
   if (code.empty()) return in;
   in[0] = std::set<std::uint64_t>{};
   std::vector<std::uint32_t> work{0};
-  auto key_of = [](ExprRef a) -> std::optional<std::uint64_t> {
-    if (a && a->op == Op::ObjAddr) return cell_key(a);
-    return std::nullopt;
+  // The mutex cell an address designates whenever the operation goes through: a constant, or a
+  // pointer whose points-to set is one cell (it may also be invalid, but then the operation's
+  // MemSafety check stops the thread first). Objects are single concrete objects in the thread
+  // model (a heap site per thread instance executes at most once), so one cell is must-alias.
+  auto key_of = [&](ExprRef a) -> std::optional<std::uint64_t> {
+    if (!a) return std::nullopt;
+    if (a->op == Op::ObjAddr) return cell_key(a);
+    if (!points_to) return std::nullopt;
+    const PtsSet s = points_to->of(t, a);
+    if (s.any || s.targets.size() != 1) return std::nullopt;
+    const PtsTarget& x = *s.targets.begin();
+    if (x.offset == PtsTarget::kAnyOffset || x.obj >= tm.objects.size() || !tm.objects[x.obj].cell_at(x.offset))
+      return std::nullopt;
+    return (std::uint64_t{x.obj} << 32) | static_cast<std::uint32_t>(x.offset);
   };
   while (!work.empty()) {
     const std::uint32_t i = work.back();

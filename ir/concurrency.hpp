@@ -5,6 +5,7 @@
 // that no conflicting access of another thread can run beside (invariants/program_facts.cpp, invariants/transactions.cpp).
 #pragma once
 
+#include "ir/points_to.hpp"
 #include "ir/thread_model.hpp"
 
 #include <cstdint>
@@ -14,15 +15,18 @@
 
 namespace siren::ir {
 
-/// A held lock: the constant mutex cell (object << 32 | offset), or kAtomicKey for "inside an
+/// A held lock: the mutex cell (object << 32 | byte offset), or kAtomicKey for "inside an
 /// atomic section" (a lock every atomic section holds).
 inline constexpr std::uint64_t kAtomicKey = ~std::uint64_t{0};
 
 /// The must-lockset before every instruction of thread t (nullopt: not reachable from the
-/// thread's entry). Only pthread_mutex_lock on a constant mutex adds a lock (trylock, rwlocks
-/// and locks through pointers add none); an unlock through a pointer forgets every mutex.
-/// pthread_cond_wait is lowered to unlock + lock by the thread model, so it needs no case.
-std::vector<std::optional<std::set<std::uint64_t>>> must_locksets(const ThreadModel& tm, ThreadId t);
+/// thread's entry). Only pthread_mutex_lock adds a lock, on a constant mutex or, given a
+/// points-to analysis, through a pointer whose points-to set is one mutex cell
+/// (`pthread_mutex_lock(&dev->lock)`); trylock and rwlocks add none. An unlock of such a mutex
+/// removes it, an unlock through any other pointer forgets every mutex. pthread_cond_wait is
+/// lowered to unlock + lock by the thread model, so it needs no case.
+std::vector<std::optional<std::set<std::uint64_t>>> must_locksets(const ThreadModel& tm, ThreadId t,
+                                                                   const PointsTo* points_to = nullptr);
 
 /// Create/join order of thread p: stopped[pc] lists the threads u (ascending) that p alone
 /// creates and that are certainly not running while p is at pc, because on every path to pc p

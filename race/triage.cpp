@@ -58,7 +58,8 @@ const char* triage_verdict_name(Verdict v) {
 }
 
 std::vector<Warning> lockset_candidates(const ir::ThreadModel& tm) {
-  // Candidate objects of pointer expressions, from the encoder's own analysis.
+  // The cells an access through a pointer may touch: the points-to analysis; where it says
+  // "anywhere", every candidate object of the encoder's own analysis.
   solvers::TermManager terms;
   auto dp = solvers::make_cadical_bitblaster(terms);
   auto sch = reduction::make_scheduler_constraints("none", tm);
@@ -71,8 +72,9 @@ std::vector<Warning> lockset_candidates(const ir::ThreadModel& tm) {
   };
   std::vector<std::vector<std::optional<std::set<std::uint64_t>>>> ls(tm.threads.size());
   std::vector<Acc> accs;
+  const ir::PointsTo pts = ir::PointsTo::analyse(tm);
   for (ir::ThreadId t = 0; t < tm.threads.size(); ++t) {
-    ls[t] = ir::must_locksets(tm, t);
+    ls[t] = ir::must_locksets(tm, t, &pts);
     for (std::uint32_t i = 0; i < tm.threads[t].code.size(); ++i) {
       if (!ls[t][i]) continue;  // unreachable code
       for (const RaceAccess& a : data_accesses(tm, t, i)) {
@@ -80,6 +82,9 @@ std::vector<Warning> lockset_candidates(const ir::ThreadModel& tm) {
         if (a.addr->op == ir::Op::ObjAddr) {
           const auto c = tm.objects[a.addr->obj].cell_at(a.addr->offset());
           if (c && is_data_cell(tm, a.addr->obj, *c)) x.cells.push_back({a.addr->obj, static_cast<std::int64_t>(*c)});
+        } else if (const auto cells = pts.cells_of(t, a.addr)) {  // the cells the pointer may designate
+          for (const auto& [o, c] : *cells)
+            if (is_data_cell(tm, o, c)) x.cells.push_back({o, static_cast<std::int64_t>(c)});
         } else {
           for (ir::ObjectId o : e.candidates(a.addr)) x.cells.push_back({o, -1});
         }

@@ -5,6 +5,7 @@
 // tables, thread arguments and results, and on the shared SV-COMP tasks. A deliberately
 // unsound analysis (one target dropped) must fail that check.
 #include "frontend/frontend.hpp"
+#include "ir/concurrency.hpp"
 #include "ir/interpreter.hpp"
 #include "ir/points_to.hpp"
 #include "ir/thread_model.hpp"
@@ -244,4 +245,54 @@ TEST_CASE("points-to: sound on the shared SV-COMP tasks (bounded breadth-first s
   }
   MESSAGE("SV-COMP inputs checked: " << tasks << ", states: " << states);
   CHECK(tasks >= 60);
+}
+
+TEST_CASE("points-to: a lock through a pointer to one mutex is in the must-lockset, through two it is not") {
+  const ir::ThreadModel tm = load(R"(
+#include <pthread.h>
+struct dev { pthread_mutex_t m; int x; } d1, d2;
+int pick;
+void *one(void *arg) {
+  struct dev *d = arg;
+  pthread_mutex_lock(&d->m);
+  d->x++;
+  pthread_mutex_unlock(&d->m);
+  return 0;
+}
+void *either(void *arg) {
+  struct dev *d = pick ? &d1 : &d2;
+  pthread_mutex_lock(&d->m);
+  d->x++;
+  pthread_mutex_unlock(&d->m);
+  return 0;
+}
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, one, &d1);
+  pthread_create(&b, 0, either, 0);
+  return 0;
+}
+)");
+  const ir::PointsTo pt = ir::PointsTo::analyse(tm);
+  const std::uint64_t d1m = std::uint64_t{[&] {
+    for (const auto& o : tm.objects)
+      if (o.name == "d1") return o.id;
+    return ir::ObjectId{0};
+  }()} << 32;
+  auto locks_at_store = [&](const std::string& thread) {
+    for (ir::ThreadId t = 0; t < tm.threads.size(); ++t) {
+      if (tm.threads[t].name != thread) continue;
+      const auto with = ir::must_locksets(tm, t, &pt), without = ir::must_locksets(tm, t);
+      for (std::uint32_t pc = 0; pc < tm.threads[t].code.size(); ++pc)
+        if (tm.threads[t].code[pc].kind == ir::InstrKind::Store)
+          return std::make_pair(with[pc].value_or(std::set<std::uint64_t>{}), without[pc].value_or(std::set<std::uint64_t>{}));
+    }
+    FAIL("no store in " << thread);
+    return std::make_pair(std::set<std::uint64_t>{}, std::set<std::uint64_t>{});
+  };
+  const auto [one_with, one_without] = locks_at_store("one#1");
+  CHECK(one_with == std::set<std::uint64_t>{d1m});  // d points to d1 only: d1.m (byte 0) is held
+  CHECK(one_without.empty());
+  const auto [either_with, either_without] = locks_at_store("either#2");
+  CHECK(either_with.empty());  // d1.m or d2.m: no lock is certainly held
 }

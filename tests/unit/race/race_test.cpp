@@ -135,3 +135,38 @@ TEST_CASE("triage: warning ids are order-insensitive and compare files by basena
   CHECK(race::warning_id(a, b) == race::warning_id(b, race::SrcLoc{"x.c", 3, 1}));
   CHECK(race::warning_id(a, b) != race::warning_id(a, race::SrcLoc{"x.c", 8, 0}));
 }
+
+TEST_CASE("triage: lockset candidates see locks and accesses through pointers (points-to)") {
+  // Two workers update dev->x under dev->m, both given &d: no candidate pair. Without the
+  // lock: the pair of updates (a write in each thread) is a candidate.
+  const std::string locked = R"(
+#include <pthread.h>
+struct dev { pthread_mutex_t m; int x; } d;
+int other;
+void *worker(void *arg) {
+  struct dev *p = arg;
+  pthread_mutex_lock(&p->m);
+  p->x = p->x + 1;
+  pthread_mutex_unlock(&p->m);
+  return 0;
+}
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, worker, &d);
+  pthread_create(&b, 0, worker, &d);
+  other = 1;
+  return 0;
+}
+)";
+  auto tm = model(locked);
+  REQUIRE(tm);
+  CHECK(race::lockset_candidates(*tm).empty());
+  std::string unlocked = locked;
+  for (const char* call : {"  pthread_mutex_lock(&p->m);\n", "  pthread_mutex_unlock(&p->m);\n"})
+    unlocked.erase(unlocked.find(call), std::string(call).size());
+  auto tu = model(unlocked);
+  REQUIRE(tu);
+  const auto ws = race::lockset_candidates(*tu);
+  REQUIRE(!ws.empty());
+  for (const auto& w : ws) CHECK(w.first.line == 7);  // p->x = p->x + 1, in both workers
+}
