@@ -4,6 +4,7 @@
 #include "encoder/engine.hpp"
 #include "ir/access.hpp"
 #include "ir/cfg.hpp"
+#include "reduction/sir.hpp"
 
 #include <fmt/format.h>
 
@@ -304,8 +305,13 @@ void RaceSession::run(const std::vector<RaceQuery>& qs,
   };
   if (qs.empty()) return;
 
-  sch_ = reduction::make_scheduler_constraints(co.reduction, tm_);
-  if (!sch_) return all(Verdict::Unknown, 0, "reduction '" + co.reduction + "' is not implemented");
+  // SIR keeps every reachable control state; a racy state is one only when every access has a
+  // constant address (reduction/sir.hpp), so race queries on other programs use MPOR.
+  std::string reduction = co.reduction;
+  const bool races = std::any_of(qs.begin(), qs.end(), [](const RaceQuery& q) { return q.control.empty(); });
+  if (reduction == "sir" && races && !reduction::non_constant_access(tm_).empty()) reduction = "mpor";
+  sch_ = reduction::make_scheduler_constraints(reduction, tm_);
+  if (!sch_) return all(Verdict::Unknown, 0, "reduction '" + reduction + "' is not implemented");
   if (co.solver != "cadical") return all(Verdict::Unknown, 0, "solver '" + co.solver + "' is not available");
   if (tm_.threads.empty()) return all(Verdict::Unknown, 0, "internal error: the thread model has no main thread");
 

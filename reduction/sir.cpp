@@ -8,9 +8,15 @@
 //
 // Conservative by construction (anything undecided is sensitive, which is MPOR behaviour):
 //   * the transaction graph (invariants/transaction_graph.hpp) must be complete;
-//   * the program must have no access through a non-constant address (pointers, arrays with
-//     computed indices): then every access is to a statically known cell, and the octagon
-//     invariants over cells and locals speak about everything a conditional reads;
+//   * accesses through pointers (and arrays with computed indices) are allowed anywhere, but a
+//     transition with one is in no pair (always sensitive); a conditional that reads through
+//     one is undecided unless the graph's invariants decide it without the value (the graph's
+//     abstract semantics treats such a load as any value and such a store as a weak update of
+//     every cell it may hit), so the invariants still over-approximate everything a
+//     conditional reads. A synchronisation operation through a pointer takes its cells from
+//     the points-to analysis (ir/points_to.hpp); one that may point anywhere gives up. A
+//     race query needs more — a racy state is a control state only when every access has a
+//     constant address (non_constant_access) — and uses MPOR otherwise (race/race.cpp);
 //   * c and d must be plain data steps (Assign, Store, Goto, Assert, Havoc) whose accesses
 //     are static cells (plus the reads of started/terminated/atomic every step does), that
 //     touch no cell a synchronization operation touches; every sync operation (lock, unlock,
@@ -33,6 +39,7 @@
 #include "invariants/transaction_graph.hpp"
 #include "ir/access.hpp"
 #include "ir/cfg.hpp"
+#include "ir/points_to.hpp"
 #include "reduction/mpor.hpp"
 
 #include <algorithm>
@@ -73,21 +80,11 @@ bool is_conditional(const ir::Instr& in) {
 class Analysis {
  public:
   Analysis(const ir::ThreadModel& tm, const TransactionGraph& g)
-      : tm_(tm), g_(g), n_(tm.threads.size()), decider_(std::make_unique<invariants::GuardDecider>(tm, g)) {}
-
-  /// Why the analysis gives up before the transaction graph is built ("" if it does not): an
-  /// access through a pointer.
-  static std::string pointer_access(const ir::ThreadModel& tm) {
-    for (ir::ThreadId t = 0; t < tm.threads.size(); ++t)
-      for (std::uint32_t pc = 0; pc < tm.threads[t].code.size(); ++pc)
-        for (const ir::Access& a : ir::accesses(tm, t, pc)) {
-          const std::string at = tm.threads[t].name + ":" + std::to_string(pc) + " (" + ir::instr_kind_name(tm.threads[t].code[pc].kind) + ", " + ir::loc_kind_name(a.kind) + ")";
-          if (a.kind == ir::LocKind::Cell && !a.static_cell() && !(a.addr && a.addr->is_const())) return "access through a pointer at " + at;
-          if (a.kind == ir::LocKind::Alloc && a.addr && a.addr->op != Op::ObjAddr && !a.addr->is_const())
-            return "access through a pointer at " + at;
-        }
-    return "";
-  }
+      : tm_(tm),
+        g_(g),
+        n_(tm.threads.size()),
+        decider_(std::make_unique<invariants::GuardDecider>(tm, g)),
+        pts_(ir::PointsTo::analyse(tm)) {}
 
   /// Why the analysis gave up globally ("" if it did not).
   std::string precheck() {
@@ -95,9 +92,21 @@ class Analysis {
     for (ir::ThreadId t = 0; t < n_; ++t)
       for (std::uint32_t pc = 0; pc < tm_.threads[t].code.size(); ++pc) {
         const ir::Instr& in = tm_.threads[t].code[pc];
-        if (ir::is_sync_step(in.kind))
-          for (const ir::Access& a : ir::memory_accesses(tm_, t, pc))
-            if (a.static_cell()) sync_cells_.insert(key(a));
+        if (!ir::is_sync_step(in.kind)) continue;
+        for (const ir::Access& a : ir::memory_accesses(tm_, t, pc)) {
+          if (a.static_cell()) {
+            sync_cells_.insert(key(a));
+            continue;
+          }
+          // a synchronisation through a pointer (pthread_mutex_lock(&dev->lock)): its cells
+          // from the points-to analysis, so that no data pair touches them
+          const auto cells = pts_.cells_of(t, a.addr);
+          if (!cells)
+            return "synchronisation through a pointer that may point anywhere at " + tm_.threads[t].name + ":" +
+                   std::to_string(pc);
+          for (const auto& [o, c] : *cells)
+            sync_cells_.insert({o, static_cast<std::uint32_t>(tm_.objects[o].offset_of(c))});
+        }
       }
     return "";
   }
@@ -444,6 +453,7 @@ class Analysis {
   const TransactionGraph& g_;
   std::size_t n_;
   std::unique_ptr<invariants::GuardDecider> decider_;  // the graph's own guard semantics
+  ir::PointsTo pts_;
   std::set<CellKey> sync_cells_;
   std::vector<std::vector<bool>> taint_;
   std::vector<std::vector<std::size_t>> succ_;
@@ -451,11 +461,23 @@ class Analysis {
 
 }  // namespace
 
+std::string non_constant_access(const ir::ThreadModel& tm) {
+  for (ir::ThreadId t = 0; t < tm.threads.size(); ++t)
+    for (std::uint32_t pc = 0; pc < tm.threads[t].code.size(); ++pc)
+      for (const ir::Access& a : ir::accesses(tm, t, pc)) {
+        const std::string at = tm.threads[t].name + ":" + std::to_string(pc) + " (" +
+                               ir::instr_kind_name(tm.threads[t].code[pc].kind) + ", " + ir::loc_kind_name(a.kind) + ")";
+        if (a.kind == ir::LocKind::Cell && !a.static_cell() && !(a.addr && a.addr->is_const()))
+          return "access through a pointer at " + at;
+        if (a.kind == ir::LocKind::Alloc && a.addr && a.addr->op != Op::ObjAddr && !a.addr->is_const())
+          return "access through a pointer at " + at;
+      }
+  return "";
+}
+
 SirAnalysis analyse_sir(const ir::ThreadModel& tm, const TransactionGraph* graph, TransactionGraph* keep) {
   const auto start = std::chrono::steady_clock::now();
   SirAnalysis r;
-  // The pointer check needs no graph: programs it rejects (most of SV-COMP) cost no analysis.
-  r.gave_up = Analysis::pointer_access(tm);
   TransactionGraph own;
   TransactionGraph& built = keep ? *keep : own;
   // The analysis needs a graph whose transactions contain no shared access: lift() moves a

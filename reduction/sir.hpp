@@ -31,6 +31,11 @@ struct SirAnalysis {
   std::uint64_t analysis_ms = 0;  // graph construction included when it is built here
 };
 
+/// Why a racy state of `tm` may not be a control state: the first access through a pointer
+/// ("" when every access has a constant address). SIR keeps every reachable control state, so a
+/// race query may use it only when this is "" (race/race.cpp then falls back to MPOR).
+std::string non_constant_access(const ir::ThreadModel& tm);
+
 /// The insensitivity analysis over `graph` (nullptr, or a graph whose transactions run
 /// through protected shared accesses: one is built here without them, within 2 s and 256 MB).
 /// `built`: where to keep the graph built here (if one is).
