@@ -28,8 +28,11 @@
 //     at d must be decided uniformly: ∀n∈N inv_n ⇒ cond, or ∀n∈N inv_n ∧ cond = ⊥
 //     (clarification 3; N = ∅: the conditional cannot run after (c, d)). No node with l at c
 //     and i at d: sensitive. A data-dependent conditional that is not a node location (inside
-//     a transaction) makes every pair sensitive, as does a condition the graph's own guard
-//     semantics cannot decide (invariants::GuardDecider: octagons, linear forms, intervals).
+//     a transaction) is decided at the node location its transaction starts from (lift());
+//     when it cannot be moved there, it is undecided at every node location its transaction
+//     may start from (transaction_entries), which makes the pairs that reach one sensitive.
+//     A condition the graph's own guard semantics cannot decide (invariants::GuardDecider:
+//     octagons, linear forms, intervals) is undecided too.
 //   Set SIREN_SIR_DEBUG=1 to see why the analysis gave up on a program.
 //     We do not restrict to conditionals with a def-use chain from c or d (a superset is
 //     checked: more conservative).
@@ -178,10 +181,12 @@ class Analysis {
         if (t >= g_.switch_points.size() || pc >= g_.switch_points[t].size() || !g_.switch_points[t][pc]) {
           auto lifted = lift(t, pc, in.a);
           if (!lifted) {
+            // Not movable to one node location: undecided wherever its transaction may start,
+            // so every pair after which one of those starts can be reached is sensitive.
             ++undecided_;
-            gave_up_ = "conditional " + tm_.threads[t].name + ":" + std::to_string(pc) +
-                       " inside a transaction cannot be moved to its node location";
-            return 0;  // no node to decide it at
+            for (std::uint32_t s : transaction_entries(t, pc)) conds.push_back({t, s, nullptr});
+            ++relevant_conds_;
+            continue;
           }
           conds.push_back({t, lifted->first, lifted->second});
         } else {
@@ -248,7 +253,11 @@ class Analysis {
   /// evaluated before s's step. (A load inside a transaction is of memory no other thread
   /// writes, and no store of the chain may come before it.) Returns (s, that condition), or
   /// nullopt.
-  std::optional<std::pair<std::uint32_t, ExprRef>> lift(ir::ThreadId t, std::uint32_t r, ExprRef cond) const {
+  /// The node locations whose transactions may reach r (r no node location): backwards from
+  /// r inside transactions to the first switch points. Every execution of r is inside a
+  /// transaction that starts at one of them (pc 0 is a switch point).
+  std::set<std::uint32_t> transaction_entries(ir::ThreadId t, std::uint32_t r, std::vector<char>* inside_out = nullptr,
+                                              std::vector<std::vector<std::uint32_t>>* pred_out = nullptr) const {
     const auto& code = tm_.threads[t].code;
     std::vector<std::vector<std::uint32_t>> pred(code.size());
     for (std::uint32_t pc = 0; pc < code.size(); ++pc)
@@ -270,6 +279,16 @@ class Analysis {
         }
       }
     }
+    if (inside_out) *inside_out = std::move(inside);
+    if (pred_out) *pred_out = std::move(pred);
+    return entries;
+  }
+
+  std::optional<std::pair<std::uint32_t, ExprRef>> lift(ir::ThreadId t, std::uint32_t r, ExprRef cond) const {
+    const auto& code = tm_.threads[t].code;
+    std::vector<std::vector<std::uint32_t>> pred;
+    std::vector<char> inside;
+    const std::set<std::uint32_t> entries = transaction_entries(t, r, &inside, &pred);
     if (entries.size() != 1) return std::nullopt;
     const std::uint32_t s = *entries.begin();
     // The straight-line start of the ways: s and the locations after it with one way in and out.
@@ -435,7 +454,7 @@ class Analysis {
         if (!seen[n] || t >= g_.nodes[n].locs.size() || g_.nodes[n].locs[t] != static_cast<std::int32_t>(r)) continue;
         if (g_.nodes[n].terminated) continue;  // nothing is scheduled after termination
         if (g_.nodes[n].inv.is_bottom()) continue;  // unreachable node
-        const int v = decider_->decide(g_.nodes[n].inv, t, cond);
+        const int v = cond ? decider_->decide(g_.nodes[n].inv, t, cond) : -1;  // nullptr: undecided
         if (v != 1) all_true = false;
         if (v != 0) all_false = false;
       }
