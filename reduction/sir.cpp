@@ -237,7 +237,7 @@ class Analysis {
   struct Cond {
     ir::ThreadId t;
     std::uint32_t at;
-    ExprRef cond;
+    ExprRef cond;  // nullptr: undecided at every such node
   };
 
   std::vector<std::uint32_t> successors(ir::ThreadId t, std::uint32_t pc) const {
@@ -245,14 +245,6 @@ class Analysis {
     return ir::successors(code, pc, kSirFlow);
   }
 
-  /// A data-dependent conditional at r inside a transaction (r is no node location; it reads
-  /// locals only, a shared read would make it visible): when every way to r inside
-  /// transactions starts at one node location s, the ways begin with a straight line from s
-  /// (the chain) and nothing after the chain writes what the condition reads, the condition
-  /// has the value of the condition with the chain's assignments substituted backwards,
-  /// evaluated before s's step. (A load inside a transaction is of memory no other thread
-  /// writes, and no store of the chain may come before it.) Returns (s, that condition), or
-  /// nullopt.
   /// The node locations whose transactions may reach r (r no node location): backwards from
   /// r inside transactions to the first switch points. Every execution of r is inside a
   /// transaction that starts at one of them (pc 0 is a switch point).
@@ -284,6 +276,14 @@ class Analysis {
     return entries;
   }
 
+  /// A data-dependent conditional at r inside a transaction (r is no node location; it reads
+  /// locals only, a shared read would make it visible): when every way to r inside
+  /// transactions starts at one node location s, the ways begin with a straight line from s
+  /// (the chain) and nothing after the chain writes what the condition reads, the condition
+  /// has the value of the condition with the chain's assignments substituted backwards,
+  /// evaluated before s's step. (A load inside a transaction is of memory no other thread
+  /// writes, and no store of the chain may come before it.) Returns (s, that condition), or
+  /// nullopt.
   std::optional<std::pair<std::uint32_t, ExprRef>> lift(ir::ThreadId t, std::uint32_t r, ExprRef cond) const {
     const auto& code = tm_.threads[t].code;
     std::vector<std::vector<std::uint32_t>> pred;
