@@ -18,6 +18,7 @@
 #include "solvers/term.hpp"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -133,6 +134,16 @@ class Engine {
  private:
   void compute_pointees();
   std::unordered_map<ir::ExprRef, std::vector<ir::ObjectId>> cand_cache_;
+  /// The offsets of the cells of an object that an access of some size fits (cell_start):
+  /// `starts` when listed one by one; else the cells from `first` to `last` repeat every
+  /// `period` bytes, starting at `first` + each of `phase`. Computed once per (object, size).
+  struct CellStarts {
+    std::vector<std::uint64_t> starts;
+    std::uint64_t first = 0, last = 0, period = 0;
+    std::vector<std::uint64_t> phase;
+  };
+  const CellStarts& cell_starts(ir::ObjectId o, std::uint32_t bytes);
+  std::map<std::pair<ir::ObjectId, std::uint32_t>, CellStarts> cell_starts_;
   std::vector<std::unordered_map<ir::ExprRef, Term>> enc_cache_;  // [thread], frame cache_k_
   unsigned cache_k_ = ~0u;
 };

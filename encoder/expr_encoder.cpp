@@ -95,15 +95,15 @@ std::vector<Engine::Target> Engine::targets(Term p, const std::vector<ir::Object
     if (same_obj == terms.mk_false()) continue;
     Term live = s.live[o];
     if (live == terms.mk_false()) continue;
-    const ir::Object& obj = tm.objects[o];
+    const ir::Object& object = tm.objects[o];
     if (off->kind == Kind::Const) {
       const auto byte = static_cast<std::int32_t>(static_cast<std::uint32_t>(off->value));
-      if (const auto c = obj.cell_at(byte)) out.push_back({o, *c, terms.mk_and(same_obj, live)});
+      if (const auto c = object.cell_at(byte)) out.push_back({o, *c, terms.mk_and(same_obj, live)});
       continue;
     }
     Term base = terms.mk_and(same_obj, live);
-    for (std::uint32_t c = 0; c < obj.cells.size(); ++c)
-      out.push_back({o, c, terms.mk_and(base, terms.mk_eq(off, terms.mk_bv(32, obj.cells[c].offset)))});
+    for (std::uint32_t c = 0; c < object.cells.size(); ++c)
+      out.push_back({o, c, terms.mk_and(base, terms.mk_eq(off, terms.mk_bv(32, object.cells[c].offset)))});
   }
   return out;
 }
@@ -128,40 +128,51 @@ Term Engine::load(ir::Type type, Term p, const std::vector<ir::ObjectId>& cands,
 // The offsets of the cells that fit, as one formula: a disjunction of equalities for a few
 // cells, else a range with a period (an array of scalars or structs: offset - first in range
 // and (offset - first) mod P among the starts of the first period), else the disjunction.
-Term Engine::cell_start(ir::ObjectId o, Term off, std::uint32_t bytes) {
-  const ir::Object& obj = tm.objects[o];
+const Engine::CellStarts& Engine::cell_starts(ir::ObjectId o, std::uint32_t bytes) {
+  auto [it, fresh] = cell_starts_.try_emplace({o, bytes});
+  CellStarts& cs = it->second;
+  if (!fresh) return cs;
   std::vector<std::uint64_t> starts;
-  for (const ir::Cell& c : obj.cells)
+  for (const ir::Cell& c : tm.objects[o].cells)
     if (c.fits(bytes)) starts.push_back(c.offset);
-  if (starts.empty()) return terms.mk_false();
+  constexpr std::size_t kFew = 16;
+  if (starts.size() > kFew) {
+    const std::uint64_t first = starts.front(), last = starts.back();
+    const std::set<std::uint64_t> set(starts.begin(), starts.end());
+    for (std::size_t j = 1; j < starts.size() && j <= kFew; ++j) {
+      const std::uint64_t period = starts[j] - first;
+      bool periodic = true;
+      for (std::uint64_t x : starts)
+        if ((x + period <= last && !set.count(x + period)) || (x >= first + period && !set.count(x - period))) {
+          periodic = false;
+          break;
+        }
+      if (!periodic) continue;
+      cs.first = first;
+      cs.last = last;
+      cs.period = period;
+      for (std::size_t i = 0; i < j; ++i) cs.phase.push_back(starts[i] - first);
+      return cs;
+    }
+  }
+  cs.starts = std::move(starts);
+  return cs;
+}
+
+Term Engine::cell_start(ir::ObjectId o, Term off, std::uint32_t bytes) {
+  const CellStarts& cs = cell_starts(o, bytes);
   auto any_of = [&](const std::vector<std::uint64_t>& offs, Term x) {
     std::vector<Term> eqs;
     for (std::uint64_t v : offs) eqs.push_back(terms.mk_eq(x, terms.mk_bv(32, v)));
     return terms.mk_or(eqs);
   };
-  constexpr std::size_t kFew = 16;
-  if (starts.size() <= kFew) return any_of(starts, off);
-  const std::uint64_t first = starts.front(), last = starts.back();
-  std::set<std::uint64_t> set(starts.begin(), starts.end());
-  for (std::size_t j = 1; j < starts.size() && j <= kFew; ++j) {
-    const std::uint64_t period = starts[j] - first;
-    bool periodic = true;
-    for (std::uint64_t x : starts)
-      if ((x + period <= last && !set.count(x + period)) || (x >= first + period && !set.count(x - period))) {
-        periodic = false;
-        break;
-      }
-    if (!periodic) continue;
-    std::vector<std::uint64_t> phase;
-    for (std::size_t i = 0; i < j; ++i) phase.push_back(starts[i] - first);
-    Term rel = terms.mk_bv_binary(Kind::BvSub, off, terms.mk_bv(32, first));
-    Term in_range = terms.mk_bv_binary(Kind::BvUle, rel, terms.mk_bv(32, last - first));
-    Term mod = (period & (period - 1)) == 0
-                   ? terms.mk_bv_binary(Kind::BvAnd, rel, terms.mk_bv(32, period - 1))
-                   : terms.mk_bv_binary(Kind::BvUrem, rel, terms.mk_bv(32, period));
-    return terms.mk_and(in_range, any_of(phase, mod));
-  }
-  return any_of(starts, off);
+  if (cs.period == 0) return cs.starts.empty() ? terms.mk_false() : any_of(cs.starts, off);
+  Term rel = terms.mk_bv_binary(Kind::BvSub, off, terms.mk_bv(32, cs.first));
+  Term in_range = terms.mk_bv_binary(Kind::BvUle, rel, terms.mk_bv(32, cs.last - cs.first));
+  Term mod = (cs.period & (cs.period - 1)) == 0
+                 ? terms.mk_bv_binary(Kind::BvAnd, rel, terms.mk_bv(32, cs.period - 1))
+                 : terms.mk_bv_binary(Kind::BvUrem, rel, terms.mk_bv(32, cs.period));
+  return terms.mk_and(in_range, any_of(cs.phase, mod));
 }
 
 Term Engine::encode(ir::ThreadId t, ir::ExprRef e, unsigned k) {
