@@ -10,6 +10,7 @@
 #include "invariants/transaction_graph.hpp"
 #include "ir/interpreter.hpp"
 #include "ir/thread_model.hpp"
+#include "tests/unit/shared_tasks.hpp"
 
 #include <doctest/doctest.h>
 
@@ -403,21 +404,12 @@ TEST_CASE("tg: soundness on 200 random programs") {
 }
 
 TEST_CASE("tg: soundness on the shared SV-COMP tasks the explorer finishes") {
-  const std::string dir = std::string(SIREN_SHARED_DIR) + "/benchmarks/svcomp/";
-  std::ifstream index(dir + "INDEX.tsv");
-  REQUIRE(index);
-  std::string line;
-  std::getline(index, line);  // header
+  const auto inputs = test::shared_inputs();
+  REQUIRE(!inputs.empty());
   std::size_t tasks = 0, finished = 0, skipped = 0, states = 0;
-  while (std::getline(index, line)) {
-    std::istringstream ls(line);
-    std::string category, yml, input;
-    std::getline(ls, category, '\t');
-    std::getline(ls, yml, '\t');
-    std::getline(ls, input, '\t');
-    if (input.empty()) continue;
+  for (const auto& input : inputs) {
     ++tasks;
-    const std::string path = dir + category + "/" + input;
+    const std::string& path = input.path;
     auto tm = load(path);
     if (!tm) {
       ++skipped;

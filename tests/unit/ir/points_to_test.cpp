@@ -10,6 +10,7 @@
 #include "ir/points_to.hpp"
 #include "ir/thread_model.hpp"
 #include "ir/validator.hpp"
+#include "tests/unit/shared_tasks.hpp"
 
 #include <doctest/doctest.h>
 #include <unistd.h>
@@ -220,24 +221,14 @@ int main(void) {
 }
 
 TEST_CASE("points-to: sound on the shared SV-COMP tasks (bounded breadth-first states)") {
-  const std::string dir = std::string(SIREN_SHARED_DIR) + "/benchmarks/svcomp/";
-  std::ifstream index(dir + "INDEX.tsv");
-  REQUIRE(index);
-  std::string line;
-  std::getline(index, line);
-  std::set<std::string> done;
+  const auto inputs = test::shared_inputs();
+  REQUIRE(!inputs.empty());
   std::size_t tasks = 0, states = 0;
-  while (std::getline(index, line)) {
-    std::istringstream ls(line);
-    std::string category, yml, input;
-    std::getline(ls, category, '\t');
-    std::getline(ls, yml, '\t');
-    std::getline(ls, input, '\t');
-    if (input.empty() || !done.insert(category + "/" + input).second) continue;
-    auto tm = load_file(dir + category + "/" + input);
+  for (const auto& [category, path] : inputs) {
+    auto tm = load_file(path);
     if (!tm) continue;
     const Check c = check_sound(*tm, ir::PointsTo::analyse(*tm), 3000);
-    CAPTURE(category + "/" + input);
+    CAPTURE(path);
     INFO(c.first);
     CHECK(c.violations == 0);
     ++tasks;

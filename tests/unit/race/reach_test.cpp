@@ -7,6 +7,7 @@
 #include "race/race.hpp"
 #include "explicit/explorer.hpp"
 #include "tests/unit/encoder/count_helpers.hpp"
+#include "tests/unit/shared_tasks.hpp"
 
 #include <doctest/doctest.h>
 
@@ -62,23 +63,13 @@ TEST_CASE("reach: an unreachable control state is UNREACHABLE, with and without 
 }
 
 TEST_CASE("reach: every control state the explorer reaches in the shared SV-COMP tasks, under mpor and sir") {
-  const std::string dir = std::string(SIREN_SHARED_DIR) + "/benchmarks/svcomp/";
-  std::ifstream index(dir + "INDEX.tsv");
-  REQUIRE(index);
-  std::string line;
-  std::getline(index, line);  // header
-  std::set<std::string> seen;
+  const auto inputs = test::shared_inputs();
+  REQUIRE(!inputs.empty());
   std::size_t tasks = 0, checked = 0, states = 0, timeouts = 0;
   const unsigned bound = 30;
-  while (std::getline(index, line)) {
-    std::istringstream ls(line);
-    std::string category, yml, input;
-    std::getline(ls, category, '\t');
-    std::getline(ls, yml, '\t');
-    std::getline(ls, input, '\t');
-    if (input.empty() || !seen.insert(category + "/" + input).second) continue;
+  for (const auto& input : inputs) {
     ++tasks;
-    const std::string path = dir + category + "/" + input;
+    const std::string& path = input.path;
     auto tm = test::model_of_file(path);
     if (!tm) continue;
     explicit_state::ExploreOptions eo;
