@@ -16,7 +16,10 @@ namespace {
 // still sound).
 constexpr SuccessorRule kFlow{.exit_to_end = false, .taken_goto_falls_through = true, .include_end = true};
 
-std::uint64_t cell_key(ExprRef a) { return (std::uint64_t{a->obj} << 32) | static_cast<std::uint32_t>(a->value); }
+std::uint64_t cell_key(ObjectId obj, std::int64_t offset) {
+  return (std::uint64_t{obj} << 32) | static_cast<std::uint32_t>(offset);
+}
+std::uint64_t cell_key(ExprRef a) { return cell_key(a->obj, a->offset()); }
 constexpr std::uint64_t kLocalTag = std::uint64_t{1} << 63;
 
 }  // namespace
@@ -41,7 +44,7 @@ std::vector<std::optional<std::set<std::uint64_t>>> must_locksets(const ThreadMo
     const PtsTarget& x = *s.targets.begin();
     if (x.offset == PtsTarget::kAnyOffset || x.obj >= tm.objects.size() || !tm.objects[x.obj].cell_at(x.offset))
       return std::nullopt;
-    return (std::uint64_t{x.obj} << 32) | static_cast<std::uint32_t>(x.offset);
+    return cell_key(x.obj, x.offset);
   };
   while (!work.empty()) {
     const std::uint32_t i = work.back();
