@@ -82,6 +82,8 @@ struct CheckStats {
   double peak_rss_mb = 0;
   /// The scheduler reduction's own size statistics (e.g. mpor_dc_vars, mpor_dep_vars).
   std::vector<std::pair<std::string, std::uint64_t>> reduction;
+  /// ... and its textual facts (e.g. sir_gave_up_reason, sir_relevant_vars).
+  std::vector<std::pair<std::string, std::string>> reduction_text;
 };
 
 struct CheckResult {

@@ -261,6 +261,7 @@ void run_bmc(const ir::ThreadModel& tm, const CheckOptions& options, CheckResult
     if (options.count_schedules) count_schedules(tm, options, terms, *dp, *sch, res);
     else search(tm, options, terms, *dp, *sch, res);
     res.stats.reduction = sch->stats();
+    res.stats.reduction_text = sch->text_stats();
   } catch (const std::bad_alloc&) {
     // CaDiCaL is left in an invalid state by an allocation failure inside solve(), and its
     // destructor would then abort the process: leave it (we are about to exit).

@@ -117,7 +117,7 @@ class PointsTo::Solver {
         if (!cell.type.is_ptr()) continue;
         PtsSet& s = pt_.cells_[{obj.id, c}];
         if (cell.init_nondet) s.any = true;  // an indeterminate pointer (locals, malloc)
-        else if (cell.init_obj != 0) s.targets.insert({cell.init_obj, static_cast<std::int64_t>(cell.init)});
+        else if (cell.init_obj != 0 && !o_.test_drop_initial_targets) s.targets.insert({cell.init_obj, static_cast<std::int64_t>(cell.init)});
       }
     for (bool changed = true; changed;) {
       changed = false;

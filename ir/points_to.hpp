@@ -48,6 +48,10 @@ struct PointsToOptions {
   /// TEST ONLY: drop the first target of the first non-empty set of a local after solving (a
   /// deliberately unsound analysis, so that a test can show its soundness check catches it).
   bool test_drop_one_target = false;
+  /// TEST ONLY: ignore the initial values of pointer cells (`int *p = &g;`), a deliberately
+  /// unsound analysis in which what `*p` reads or writes loses objects (the broken variant the
+  /// SIR soundness test catches, tools/fuzz/broken_reduction.cpp).
+  bool test_drop_initial_targets = false;
 };
 
 class PointsTo {

@@ -234,6 +234,7 @@ class Mpor final : public SchedulerConstraints {
     for (const auto& kv : filter_.stats) s.push_back(kv);
     return s;
   }
+  std::vector<std::pair<std::string, std::string>> text_stats() const override { return filter_.text_stats; }
 
   std::vector<Term> add_frame(solvers::TermManager& T, const std::vector<FrameView>& frames) override {
     const FrameView& f = frames.back();

@@ -16,6 +16,7 @@ struct ChainFilter {
   std::string name;  // reduction name ("sir")
   std::vector<std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>>> insensitive;  // [l][i]
   std::vector<std::pair<std::string, std::uint64_t>> stats;  // appended to stats()
+  std::vector<std::pair<std::string, std::string>> text_stats;  // text_stats()
 };
 std::unique_ptr<SchedulerConstraints> make_mpor_filtered(const ir::ThreadModel& tm, ChainFilter filter);
 

@@ -54,6 +54,8 @@ class SchedulerConstraints {
                                                const std::vector<FrameView>& frames) = 0;
   /// Size statistics (name, value) for `siren check --json` `stats`.
   virtual std::vector<std::pair<std::string, std::uint64_t>> stats() const { return {}; }
+  /// Textual facts (name, text) for the same `stats` (e.g. why SIR gave up).
+  virtual std::vector<std::pair<std::string, std::string>> text_stats() const { return {}; }
 };
 
 /// "none" (no reduction), "mpor" (reduction/mpor.hpp), "sir" (reduction/sir.hpp). Returns nullptr for an unknown name.

@@ -8,34 +8,36 @@
 //
 // Conservative by construction (anything undecided is sensitive, which is MPOR behaviour):
 //   * the transaction graph (invariants/transaction_graph.hpp) must be complete;
-//   * accesses through pointers (and arrays with computed indices) are allowed anywhere, but a
-//     transition with one is in no pair (always sensitive); a conditional that reads through
-//     one is undecided unless the graph's invariants decide it without the value (the graph's
-//     abstract semantics treats such a load as any value and such a store as a weak update of
-//     every cell it may hit), so the invariants still over-approximate everything a
-//     conditional reads. A synchronisation operation through a pointer takes its cells from
-//     the points-to analysis (ir/points_to.hpp); one that may point anywhere gives up. A
-//     race query needs more — a racy state is a control state only when every access has a
-//     constant address (non_constant_access) — and uses MPOR otherwise (race/race.cpp);
-//   * c and d must be plain data steps (Assign, Store, Goto, Assert, Havoc) whose accesses
-//     are static cells (plus the reads of started/terminated/atomic every step does), that
-//     touch no cell a synchronization operation touches; every sync operation (lock, unlock,
-//     trylock, rwlock, condvars, create, join, exit, atomic begin/end, Assume, Abort,
-//     Malloc, Free) is always sensitive (§B4, §B8.4);
-//   * for every conditional (Goto with a condition, Assume, Assert — §B8.2) that may depend on
-//     shared data (reads a cell, or a local whose value may come from one), the set N of nodes
-//     where the conditional is scheduled and that are reachable from a node with l at c and i
-//     at d must be decided uniformly: ∀n∈N inv_n ⇒ cond, or ∀n∈N inv_n ∧ cond = ⊥
-//     (clarification 3; N = ∅: the conditional cannot run after (c, d)). No node with l at c
-//     and i at d: sensitive. A data-dependent conditional that is not a node location (inside
-//     a transaction) is decided at the node location its transaction starts from (lift());
-//     when it cannot be moved there, it is undecided at every node location its transaction
-//     may start from (transaction_entries), which makes the pairs that reach one sensitive.
-//     A condition the graph's own guard semantics cannot decide (invariants::GuardDecider:
-//     octagons, linear forms, intervals) is undecided too.
-//   Set SIREN_SIR_DEBUG=1 to see why the analysis gave up on a program.
-//     We do not restrict to conditionals with a def-use chain from c or d (a superset is
-//     checked: more conservative).
+//   * c and d must be plain data steps (Assign, Store, Goto, Assert, Havoc) or atomic blocks of
+//     them; every sync operation (lock, unlock, trylock, rwlock, condvars, create, join, exit,
+//     atomic begin/end, Assume, Abort, Malloc, Free) is always sensitive (§B4, §B8.4), and so
+//     is a step touching a cell some synchronisation operation touches;
+//   * an access through a pointer touches the cells of its points-to set (ir/points_to.hpp;
+//     may-sets: `*p = e` may write every cell of pts(p)); one that may point anywhere makes its
+//     step no data transition. A synchronisation operation through a pointer takes its cells
+//     from the points-to analysis too; one that may point anywhere gives up. (A race query
+//     needs more — a racy state is a control state only when every access has a constant
+//     address (non_constant_access) — and uses MPOR otherwise, race/race.cpp.) The graph's
+//     abstract semantics treats a load through a pointer as any value and a store through one
+//     as a weak update of every cell it may hit, so its invariants still over-approximate
+//     everything a conditional reads;
+//   * relevance (the paper's def-use filter): c;d and d;c differ only in values on a def-use
+//     chain from c and on one from d (build_def_use: flow-insensitive over every thread,
+//     through locals, cells, thread arguments and results; a read counts via the value it
+//     loads). Only the conditionals (Goto with a condition, Assume, Assert — §B8.2) reading
+//     such a value must be decided, and so must an address computed from one (which cell is
+//     accessed, and whether the access is valid: undecided). The set N of nodes where such a
+//     conditional is scheduled and that are reachable from a node with l at c and i at d must
+//     be decided uniformly: ∀n∈N inv_n ⇒ cond, or ∀n∈N inv_n ∧ cond = ⊥ (clarification 3;
+//     N = ∅: the conditional cannot run after (c, d)). No node with l at c and i at d:
+//     sensitive. A conditional that is not a node location (inside a transaction) is decided
+//     at the node location its transaction starts from (lift()); when it cannot be moved
+//     there, it is undecided at every node location its transaction may start from
+//     (transaction_entries), which makes the pairs that reach one sensitive. A condition the
+//     graph's own guard semantics cannot decide (invariants::GuardDecider: octagons, linear
+//     forms, intervals) is undecided too.
+//   Set SIREN_SIR_DEBUG=1 to see why the analysis gave up on a program and why each pair is
+//   sensitive.
 #include "reduction/sir.hpp"
 
 #include "invariants/abstract_semantics.hpp"
@@ -82,12 +84,14 @@ bool is_conditional(const ir::Instr& in) {
 
 class Analysis {
  public:
-  Analysis(const ir::ThreadModel& tm, const TransactionGraph& g)
+  using CellKey = std::pair<ir::ObjectId, std::uint32_t>;  // (object, byte offset of the cell)
+
+  Analysis(const ir::ThreadModel& tm, const TransactionGraph& g, const ir::PointsToOptions& po)
       : tm_(tm),
         g_(g),
         n_(tm.threads.size()),
         decider_(std::make_unique<invariants::GuardDecider>(tm, g)),
-        pts_(ir::PointsTo::analyse(tm)) {}
+        pts_(ir::PointsTo::analyse(tm, po)) {}
 
   /// Why the analysis gave up globally ("" if it did not).
   std::string precheck() {
@@ -98,7 +102,7 @@ class Analysis {
         if (!ir::is_sync_step(in.kind)) continue;
         for (const ir::Access& a : ir::memory_accesses(tm_, t, pc)) {
           if (a.static_cell()) {
-            sync_cells_.insert(key(a));
+            sync_cells_.insert(cell_key(a.addr->obj, a.addr->offset()));
             continue;
           }
           // a synchronisation through a pointer (pthread_mutex_lock(&dev->lock)): its cells
@@ -146,6 +150,108 @@ class Analysis {
     return d;
   }
 
+  // ---- def-use chains (DESIGN.md §B5 "Reachability and def-use chains", §B4) -------------
+  // Flow-insensitive over every thread: an edge u -> v when an instruction computes what it
+  // writes to v from u (a local or cell it reads, including the address of an access: a
+  // different address writes a different cell). `*p = e` defines every cell of pts(p). Thread
+  // arguments flow into the created instances' parameters, results (pthread_exit, return)
+  // into every join. Control dependence is not followed: every conditional a chain reaches
+  // must be decided uniformly, so what it guards happens in every order alike.
+
+  /// Builds the graph (after compute_taint).
+  void build_def_use() {
+    local_base_.assign(n_ + 1, 0);
+    for (ir::ThreadId t = 0; t < n_; ++t) local_base_[t + 1] = local_base_[t] + tm_.threads[t].locals.size();
+    node_count_ = kFirstNode + local_base_[n_];
+    is_cell_.assign(node_count_, 0);
+    adj_.assign(node_count_, {});
+    for (ir::ThreadId t = 0; t < n_; ++t)
+      for (std::uint32_t pc = 0; pc < tm_.threads[t].code.size(); ++pc) {
+        const ir::Instr& in = tm_.threads[t].code[pc];
+        std::vector<std::uint32_t> src, dst;
+        for (ExprRef e : {in.a, in.b}) reads_of(t, e, src);
+        for (ExprRef e : in.args) reads_of(t, e, src);
+        if (in.lhs != ir::kNoLocal && in.lhs < tm_.threads[t].locals.size()) dst.push_back(local_node(t, in.lhs));
+        for (const ir::Access& a : ir::accesses(tm_, t, pc)) {
+          if (a.kind == ir::LocKind::Cell && a.write) {
+            if (const auto cells = cells_of(t, a)) {
+              for (const CellKey& c : *cells) dst.push_back(cell_node(c));
+            } else {
+              dst.push_back(kAnyWrite);
+            }
+          } else if (a.kind == ir::LocKind::Started && a.write && in.kind == InstrKind::ThreadCreate) {
+            const auto& child = tm_.threads[a.thread];
+            if (child.param != ir::kNoLocal && child.param < child.locals.size()) dst.push_back(local_node(a.thread, child.param));
+          }
+        }
+        if (in.kind == InstrKind::ThreadExit) dst.push_back(kRet);
+        if (in.kind == InstrKind::ThreadJoin) src.push_back(kRet);
+        for (std::uint32_t u : src)
+          for (std::uint32_t v : dst)
+            if (u != v) adj_[u].push_back(v);
+      }
+  }
+
+  /// The def-use nodes expression e of thread t reads: its locals, and the cells its loads may
+  /// read (kAnyRead through a pointer that may point anywhere).
+  void reads_of(ir::ThreadId t, ExprRef e, std::vector<std::uint32_t>& out) const {
+    if (!e) return;
+    ir::visit_post_order(e, [&](ExprRef x) {
+      if (x->op == Op::Local) {
+        if (x->value < tm_.threads[t].locals.size()) out.push_back(local_node(t, static_cast<ir::LocalId>(x->value)));
+        else out.push_back(kAnyRead);
+      } else if (x->op == Op::Load) {
+        ir::Access a;
+        a.addr = x->kids[0];
+        if (const auto cells = cells_of(t, a)) {
+          for (const CellKey& c : *cells) out.push_back(cell_node(c));
+        } else {
+          out.push_back(kAnyRead);
+        }
+      }
+    });
+  }
+
+  std::uint32_t local_node(ir::ThreadId t, ir::LocalId l) const {
+    return kFirstNode + static_cast<std::uint32_t>(local_base_[t] + l);
+  }
+  std::uint32_t cell_node(const CellKey& c) const {
+    auto [it, fresh] = cell_nodes_.try_emplace(c, node_count_);
+    if (fresh) {
+      ++node_count_;
+      is_cell_.push_back(1);
+      adj_.emplace_back();
+    }
+    return it->second;
+  }
+
+  /// Every node a def-use chain from `seeds` reaches (seeds included).
+  const std::vector<char>& reached_from(std::vector<std::uint32_t> seeds) const {
+    std::sort(seeds.begin(), seeds.end());
+    seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());
+    auto [it, fresh] = closures_.try_emplace(seeds);
+    if (!fresh) return it->second;
+    std::vector<char>& seen = it->second;
+    seen.assign(node_count_, 0);
+    std::vector<std::uint32_t> work;
+    auto visit = [&](std::uint32_t v) {
+      if (v < seen.size() && !seen[v]) seen[v] = 1, work.push_back(v);
+    };
+    for (std::uint32_t v : seeds) visit(v);
+    while (!work.empty()) {
+      const std::uint32_t v = work.back();
+      work.pop_back();
+      if (is_cell_[v]) visit(kAnyRead);  // a load through an "anywhere" pointer may read v
+      if (v == kAnyWrite) {              // a store through one may write every cell
+        visit(kAnyRead);
+        for (std::uint32_t c = 0; c < node_count_; ++c)
+          if (is_cell_[c]) visit(c);
+      }
+      for (std::uint32_t w : adj_[v]) visit(w);
+    }
+    return seen;
+  }
+
   /// Locations inside an atomic block (after its AtomicBegin, up to its AtomicEnd): no
   /// transition starts there.
   std::vector<char> inside_blocks(ir::ThreadId t) const {
@@ -174,45 +280,80 @@ class Analysis {
       if (!e.sliced && e.dst != invariants::TgEdge::kNoNode) succ_[e.src].push_back(e.dst);
     // conditionals that may depend on shared data, each with the node location it is decided at
     std::vector<Cond> conds;
+    auto add = [&](ir::ThreadId t, std::uint32_t pc, ExprRef cond, std::vector<std::uint32_t> reads) {
+      ++relevant_conds_;
+      if (t < g_.switch_points.size() && pc < g_.switch_points[t].size() && g_.switch_points[t][pc]) {
+        conds.push_back({t, pc, cond, std::move(reads)});
+        return;
+      }
+      if (cond)
+        if (auto lifted = lift(t, pc, cond)) {
+          conds.push_back({t, lifted->first, lifted->second, std::move(reads)});
+          return;
+        }
+      // Not movable to one node location: undecided wherever its transaction may start, so
+      // every pair after which one of those starts can be reached is sensitive.
+      ++undecided_;
+      for (std::uint32_t s : transaction_entries(t, pc)) conds.push_back({t, s, nullptr, reads});
+    };
     for (ir::ThreadId t = 0; t < n_; ++t)
       for (std::uint32_t pc = 0; pc < tm_.threads[t].code.size(); ++pc) {
         const ir::Instr& in = tm_.threads[t].code[pc];
-        if (!is_conditional(in) || !depends(t, in.a)) continue;
-        if (t >= g_.switch_points.size() || pc >= g_.switch_points[t].size() || !g_.switch_points[t][pc]) {
-          auto lifted = lift(t, pc, in.a);
-          if (!lifted) {
-            // Not movable to one node location: undecided wherever its transaction may start,
-            // so every pair after which one of those starts can be reached is sensitive.
-            ++undecided_;
-            for (std::uint32_t s : transaction_entries(t, pc)) conds.push_back({t, s, nullptr});
-            ++relevant_conds_;
-            continue;
-          }
-          conds.push_back({t, lifted->first, lifted->second});
-        } else {
-          conds.push_back({t, pc, in.a});
+        if (is_conditional(in) && depends(t, in.a)) {
+          std::vector<std::uint32_t> reads;
+          reads_of(t, in.a, reads);
+          add(t, pc, in.a, std::move(reads));
         }
-        ++relevant_conds_;
+        // An address that may depend on shared data is a conditional too (which cell is
+        // accessed, whether the access is valid): undecided.
+        for (const ir::Access& a : ir::accesses(tm_, t, pc))
+          if ((a.kind == ir::LocKind::Cell || a.kind == ir::LocKind::Alloc) && a.addr && depends(t, a.addr)) {
+            std::vector<std::uint32_t> reads;
+            reads_of(t, a.addr, reads);
+            add(t, pc, nullptr, std::move(reads));
+            break;
+          }
       }
-    std::set<std::pair<ir::ObjectId, std::uint32_t>> shared;
+    std::set<CellKey> shared;
     for (auto& row : f.insensitive) row.clear();
     f.insensitive.assign(n_, std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>>(n_));
     std::uint64_t count = 0;
     std::vector<std::vector<char>> inside(n_);
     for (ir::ThreadId t = 0; t < n_; ++t) inside[t] = inside_blocks(t);
+    std::vector<std::vector<std::optional<Transition>>> tr(n_);
+    for (ir::ThreadId t = 0; t < n_; ++t) {
+      tr[t].resize(tm_.threads[t].code.size());
+      for (std::uint32_t pc = 0; pc < tm_.threads[t].code.size(); ++pc)
+        if (!inside[t][pc]) tr[t][pc] = data_accesses(t, pc);
+    }
+    std::vector<const Cond*> relevant;
     for (ir::ThreadId l = 0; l < n_; ++l)
       for (ir::ThreadId i = 0; i < n_; ++i) {
         if (l == i) continue;
         for (std::uint32_t c = 0; c < tm_.threads[l].code.size(); ++c) {
-          if (inside[l][c]) continue;
-          auto ac = data_accesses(l, c);
+          const auto& ac = tr[l][c];
           if (!ac) continue;
           for (std::uint32_t d = 0; d < tm_.threads[i].code.size(); ++d) {
-            if (inside[i][d]) continue;
-            auto ad = data_accesses(i, d);
+            const auto& ad = tr[i][d];
             if (!ad || !dependent(*ac, *ad)) continue;
-            for (const auto& a : *ac) shared.insert(a.first);
-            const bool ins = insensitive(l, c, i, d, conds);
+            // The paper's relevance filter (§B4, DESIGN.md §B5 steps 10-32): c;d and d;c differ
+            // only in values one of them computed from a cell the other wrote, or in a cell both
+            // wrote (and in the branch a conditional of c or d took on such a value). Such a value
+            // lies on a def-use chain from c and on one from d, and so does everything computed
+            // from it: only conditionals reading one can tell the orders apart.
+            const std::vector<char>& from_c = reached_from(ac->seeds);
+            const std::vector<char>& from_d = reached_from(ad->seeds);
+            auto in = [&](const std::vector<char>& r, std::uint32_t v) {
+              return v < r.size() ? r[v] != 0 : r[kAnyWrite] != 0;
+            };
+            relevant.clear();
+            for (const Cond& x : conds)
+              if (std::any_of(x.reads.begin(), x.reads.end(),
+                              [&](std::uint32_t v) { return in(from_c, v) && in(from_d, v); }))
+                relevant.push_back(&x);
+            if (!relevant.empty())
+              for (const auto& a : ac->cells) shared.insert(a.first);
+            const bool ins = insensitive(l, c, i, d, relevant);
             pairs_.push_back({l, i, c, d, ins});
             if (ins) {
               f.insensitive[l][i].push_back({c, d});
@@ -222,22 +363,24 @@ class Analysis {
         }
       }
     shared_vars_ = shared.size();
+    for (const CellKey& k : shared) relevant_vars_.push_back(cell_name(k));
+    std::sort(relevant_vars_.begin(), relevant_vars_.end());
     return count;
   }
 
   std::uint64_t relevant_conds_ = 0, undecided_ = 0, shared_vars_ = 0;
+  std::vector<std::string> relevant_vars_;
   std::string gave_up_;
   std::vector<SirPair> pairs_;
 
  private:
-  using CellKey = std::pair<ir::ObjectId, std::uint32_t>;  // (object, byte offset of the cell)
-
   /// A conditional, decided at the nodes where thread t is at location `at` (its own location,
   /// or the node location its transaction starts from, see lift()).
   struct Cond {
     ir::ThreadId t;
     std::uint32_t at;
-    ExprRef cond;  // nullptr: undecided at every such node
+    ExprRef cond;                      // nullptr: undecided at every such node
+    std::vector<std::uint32_t> reads;  // the def-use nodes the original conditional reads
   };
 
   std::vector<std::uint32_t> successors(ir::ThreadId t, std::uint32_t pc) const {
@@ -369,15 +512,20 @@ class Analysis {
     }
     return tm_.expr_builder().rebuild(e, kids);
   }
-  static CellKey key(const ir::Access& a) {
-    return {a.addr->obj, static_cast<std::uint32_t>(a.addr->offset())};
-  }
+  /// A data transition: the cells it may access (object, cell start) with whether it may write
+  /// them, and where its def-use chains start: every cell it may access (a read counts via the
+  /// value it loads, which may be what the other transition of a pair wrote) and the locals it
+  /// assigns a value that may depend on shared data.
+  struct Transition {
+    std::vector<std::pair<CellKey, bool>> cells;
+    std::vector<std::uint32_t> seeds;
+  };
 
-  // The static cell accesses (cell, write) of the transition that starts at pc: a plain data
-  // step, or an atomic block (AtomicBegin at pc: every step up to its AtomicEnd, which must
-  // all be plain data steps; `atomic` is 0 between transitions, see reduction/mpor.cpp).
-  // nullopt: not a data transition (always sensitive).
-  std::optional<std::vector<std::pair<CellKey, bool>>> data_accesses(ir::ThreadId t, std::uint32_t pc) const {
+  // The transition that starts at pc: a plain data step, or an atomic block (AtomicBegin at pc:
+  // every step up to its AtomicEnd, which must all be plain data steps; `atomic` is 0 between
+  // transitions, see reduction/mpor.cpp). An access through a pointer may touch every cell of
+  // its points-to set. nullopt: not a data transition (always sensitive).
+  std::optional<Transition> data_accesses(ir::ThreadId t, std::uint32_t pc) const {
     const auto& code = tm_.threads[t].code;
     std::vector<std::uint32_t> steps{pc};
     if (code[pc].kind == InstrKind::AtomicBegin) {
@@ -396,16 +544,20 @@ class Analysis {
         for (std::uint32_t s : ir::successors(code, v, kSirFlow)) work.push_back(s);
       }
     }
-    std::vector<std::pair<CellKey, bool>> out;
+    Transition out;
     for (std::uint32_t s : steps) {
       const InstrKind k = code[s].kind;
       if (ir::is_sync_step(k) && !(steps.size() > 1 && (k == InstrKind::AtomicBegin || k == InstrKind::AtomicEnd)))
         return std::nullopt;
       for (const ir::Access& a : ir::accesses(tm_, t, s)) {
         if (a.kind == ir::LocKind::Cell) {
-          if (!a.static_cell()) return std::nullopt;
-          if (sync_cells_.count(key(a))) return std::nullopt;
-          out.push_back({key(a), a.write});
+          const auto cells = cells_of(t, a);
+          if (!cells) return std::nullopt;
+          for (const CellKey& c : *cells) {
+            if (sync_cells_.count(c)) return std::nullopt;
+            out.cells.push_back({c, a.write});
+            out.seeds.push_back(cell_node(c));
+          }
         } else if (a.kind == ir::LocKind::Atomic && steps.size() > 1) {
           continue;
         } else if (a.write || !(a.kind == ir::LocKind::Started || a.kind == ir::LocKind::Terminated ||
@@ -413,18 +565,64 @@ class Analysis {
           return std::nullopt;
         }
       }
+      const ir::Instr& in = code[s];
+      if (in.lhs != ir::kNoLocal && in.lhs < taint_[t].size() && taint_[t][in.lhs]) out.seeds.push_back(local_node(t, in.lhs));
     }
+    // sorted by cell, one entry per cell (written if any access writes it), for dependent()
+    std::sort(out.cells.begin(), out.cells.end());
+    std::vector<std::pair<CellKey, bool>> merged;
+    for (const auto& [k, w] : out.cells)
+      if (!merged.empty() && merged.back().first == k) merged.back().second = merged.back().second || w;
+      else merged.push_back({k, w});
+    out.cells = std::move(merged);
     return out;
   }
 
-  static bool dependent(const std::vector<std::pair<CellKey, bool>>& a, const std::vector<std::pair<CellKey, bool>>& b) {
-    for (const auto& [ka, wa] : a)
-      for (const auto& [kb, wb] : b)
-        if (ka == kb && (wa || wb)) return true;
+  /// The cells (object, cell start) access `a` (a Cell access of thread t) may touch: its
+  /// constant address, or the points-to set of its pointer. nullopt: it may touch any cell (or
+  /// too many to list).
+  std::optional<std::vector<CellKey>> cells_of(ir::ThreadId t, const ir::Access& a) const {
+    if (a.static_cell()) return std::vector<CellKey>{cell_key(a.addr->obj, a.addr->offset())};
+    if (!a.addr) return std::nullopt;
+    if (a.addr->is_const()) return std::vector<CellKey>{};  // null: a memory-safety failure, no cell
+    const auto cells = pts_.cells_of(t, a.addr);
+    if (!cells || cells->size() > kMaxMayCells) return std::nullopt;
+    std::vector<CellKey> out;
+    for (const auto& [o, c] : *cells) out.push_back({o, static_cast<std::uint32_t>(tm_.objects[o].offset_of(c))});
+    return out;
+  }
+
+  std::string cell_name(const CellKey& k) const {
+    const ir::Object& o = tm_.objects[k.first];
+    if (const auto c = o.cell_at(k.second)) {
+      const std::string& n = o.cells[*c].name;
+      if (!n.empty()) return n;
+    }
+    return o.name + "+" + std::to_string(k.second);
+  }
+
+  /// (object, the first byte of the cell at `offset`); the offset itself when no cell starts
+  /// or contains it.
+  CellKey cell_key(ir::ObjectId o, std::int64_t offset) const {
+    if (o < tm_.objects.size())
+      if (const auto c = tm_.objects[o].cell_at(offset))
+        return {o, static_cast<std::uint32_t>(tm_.objects[o].offset_of(*c))};
+    return {o, static_cast<std::uint32_t>(offset)};
+  }
+
+  /// Some cell both may access, and one of them may write it (cells sorted, one entry each).
+  static bool dependent(const Transition& a, const Transition& b) {
+    for (auto x = a.cells.begin(), y = b.cells.begin(); x != a.cells.end() && y != b.cells.end();) {
+      if (x->first < y->first) ++x;
+      else if (y->first < x->first) ++y;
+      else if (x->second || y->second) return true;
+      else ++x, ++y;
+    }
     return false;
   }
 
-  bool insensitive(ir::ThreadId l, std::uint32_t c, ir::ThreadId i, std::uint32_t d, const std::vector<Cond>& conds) {
+  bool insensitive(ir::ThreadId l, std::uint32_t c, ir::ThreadId i, std::uint32_t d,
+                   const std::vector<const Cond*>& conds) {
     // start nodes: l at c, i at d
     std::vector<bool> seen(g_.nodes.size(), false);
     std::deque<std::size_t> work;
@@ -448,7 +646,10 @@ class Analysis {
       for (std::size_t m : succ_[n])
         if (!seen[m]) seen[m] = true, work.push_back(m);
     }
-    for (const auto& [t, r, cond] : conds) {
+    for (const Cond* x : conds) {
+      const ir::ThreadId t = x->t;
+      const std::uint32_t r = x->at;
+      const ExprRef cond = x->cond;
       bool all_true = true, all_false = true;
       for (std::size_t n = 0; n < g_.nodes.size() && (all_true || all_false); ++n) {
         if (!seen[n] || t >= g_.nodes[n].locs.size() || g_.nodes[n].locs[t] != static_cast<std::int32_t>(r)) continue;
@@ -476,6 +677,16 @@ class Analysis {
   std::set<CellKey> sync_cells_;
   std::vector<std::vector<bool>> taint_;
   std::vector<std::vector<std::size_t>> succ_;
+  // def-use graph: node ids below kFirstNode are summaries, then every thread's locals, then
+  // cells (numbered when first met)
+  static constexpr std::uint32_t kAnyRead = 0, kAnyWrite = 1, kRet = 2, kFirstNode = 3;
+  static constexpr std::size_t kMaxMayCells = 1024;  // beyond: treated as "anywhere"
+  std::vector<std::size_t> local_base_;
+  mutable std::uint32_t node_count_ = kFirstNode;
+  mutable std::map<CellKey, std::uint32_t> cell_nodes_;
+  mutable std::vector<char> is_cell_;
+  mutable std::vector<std::vector<std::uint32_t>> adj_;
+  mutable std::map<std::vector<std::uint32_t>, std::vector<char>> closures_;
 };
 
 }  // namespace
@@ -494,7 +705,8 @@ std::string non_constant_access(const ir::ThreadModel& tm) {
   return "";
 }
 
-SirAnalysis analyse_sir(const ir::ThreadModel& tm, const TransactionGraph* graph, TransactionGraph* keep) {
+SirAnalysis analyse_sir(const ir::ThreadModel& tm, const TransactionGraph* graph, TransactionGraph* keep,
+                        const SirOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   SirAnalysis r;
   TransactionGraph own;
@@ -506,18 +718,19 @@ SirAnalysis analyse_sir(const ir::ThreadModel& tm, const TransactionGraph* graph
   if (r.gave_up.empty() && !graph) {
     // A graph that takes longer is incomplete on every shared task measured (benchmarks/TG.md,
     // benchmarks/SIR.md) and the analysis gives up on it: cap what that costs the check.
-    invariants::TgOptions o;
-    o.time_limit_seconds = 2;
-    o.max_state_bytes = std::size_t{256} << 20;
-    o.lockset_transactions = false;
-    built = invariants::build_transaction_graph(tm, o);
+    invariants::TgOptions to;
+    to.time_limit_seconds = 2;
+    to.max_state_bytes = std::size_t{256} << 20;
+    to.lockset_transactions = false;
+    built = invariants::build_transaction_graph(tm, to);
     graph = &built;
   }
   if (r.gave_up.empty()) {
-    Analysis a(tm, *graph);
+    Analysis a(tm, *graph, o.points_to);
     r.gave_up = a.precheck();
     if (r.gave_up.empty()) {
       a.compute_taint();
+      a.build_def_use();
       ChainFilter f;
       a.run(f);
       r.gave_up = a.gave_up_;
@@ -525,6 +738,7 @@ SirAnalysis analyse_sir(const ir::ThreadModel& tm, const TransactionGraph* graph
       r.insensitive = std::move(f.insensitive);
       r.relevant_conditionals = a.relevant_conds_;
       r.relevant_shared_vars = a.shared_vars_;
+      r.relevant_vars = std::move(a.relevant_vars_);
     }
   }
   if (debug() && !r.gave_up.empty()) std::fprintf(stderr, "sir: gave up: %s\n", r.gave_up.c_str());
@@ -608,8 +822,8 @@ CollapsedGraph collapse(const TransactionGraph& g, const SirAnalysis& sir) {
   return r;
 }
 
-std::unique_ptr<SchedulerConstraints> make_sir(const ir::ThreadModel& tm) {
-  SirAnalysis a = analyse_sir(tm);
+std::unique_ptr<SchedulerConstraints> make_sir(const ir::ThreadModel& tm, const SirOptions& o) {
+  SirAnalysis a = analyse_sir(tm, nullptr, nullptr, o);
   ChainFilter f;
   f.name = "sir";
   if (a.insensitive_pairs) f.insensitive = std::move(a.insensitive);
@@ -619,6 +833,9 @@ std::unique_ptr<SchedulerConstraints> make_sir(const ir::ThreadModel& tm) {
              {"sir_relevant_shared_vars", a.relevant_shared_vars},
              {"sir_gave_up", a.gave_up.empty() ? 0u : 1u},
              {"sir_analysis_ms", a.analysis_ms}};
+  std::string vars;
+  for (const std::string& v : a.relevant_vars) vars += (vars.empty() ? "" : ", ") + v;
+  f.text_stats = {{"sir_gave_up_reason", a.gave_up}, {"sir_relevant_vars", vars}};
   return make_mpor_filtered(tm, std::move(f));
 }
 

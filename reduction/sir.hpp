@@ -3,6 +3,7 @@
 #pragma once
 
 #include "invariants/transaction_graph.hpp"
+#include "ir/points_to.hpp"
 #include "reduction/mpor.hpp"
 #include "reduction/scheduler_constraints.hpp"
 
@@ -29,6 +30,9 @@ struct SirAnalysis {
   std::vector<std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>>> insensitive;  // [l][i]
   std::uint64_t insensitive_pairs = 0, ss_pairs = 0, relevant_conditionals = 0, relevant_shared_vars = 0;
   std::uint64_t analysis_ms = 0;  // graph construction included when it is built here
+  /// The shared cells of dependent pairs that a relevant conditional reads through a def-use
+  /// chain (their names, e.g. "x", "dev.count"), sorted.
+  std::vector<std::string> relevant_vars;
 };
 
 /// Why a racy state of `tm` may not be a control state: the first access through a pointer
@@ -36,11 +40,17 @@ struct SirAnalysis {
 /// race query may use it only when this is "" (race/race.cpp then falls back to MPOR).
 std::string non_constant_access(const ir::ThreadModel& tm);
 
+struct SirOptions {
+  /// The points-to analysis the dependence and def-use chains use (its TEST ONLY knob makes a
+  /// deliberately unsound SIR, tools/fuzz/broken_reduction.cpp).
+  ir::PointsToOptions points_to;
+};
+
 /// The insensitivity analysis over `graph` (nullptr, or a graph whose transactions run
 /// through protected shared accesses: one is built here without them, within 2 s and 256 MB).
 /// `built`: where to keep the graph built here (if one is).
 SirAnalysis analyse_sir(const ir::ThreadModel& tm, const invariants::TransactionGraph* graph = nullptr,
-                        invariants::TransactionGraph* built = nullptr);
+                        invariants::TransactionGraph* built = nullptr, const SirOptions& o = {});
 
 /// The schedule-insensitive (collapsed) transaction graph of Algorithm 1 steps 10-32, as a
 /// view of `graph`: thread t's switch at node m is removed when t's location there starts a
@@ -57,6 +67,6 @@ struct CollapsedGraph {
 
 CollapsedGraph collapse(const invariants::TransactionGraph& graph, const SirAnalysis& sir);
 
-std::unique_ptr<SchedulerConstraints> make_sir(const ir::ThreadModel& tm);
+std::unique_ptr<SchedulerConstraints> make_sir(const ir::ThreadModel& tm, const SirOptions& o = {});
 
 }  // namespace siren::reduction

@@ -98,6 +98,7 @@ void print_json(const check::CheckResult& r, const std::vector<std::string>& war
                 {"total_seconds", r.stats.total_seconds},
                 {"peak_rss_mb", r.stats.peak_rss_mb}};
   for (const auto& [name, value] : r.stats.reduction) j["stats"][name] = value;
+  for (const auto& [name, text] : r.stats.reduction_text) j["stats"][name] = text;
   if (r.schedules) j["schedules"] = *r.schedules;
   std::printf("%s\n", j.dump(2).c_str());
 }

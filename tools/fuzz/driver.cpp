@@ -3,7 +3,9 @@
 
 #include "race/race.hpp"
 #include "frontend/frontend.hpp"
+#include "ir/access.hpp"
 #include "ir/interpreter.hpp"
+#include "ir/points_to.hpp"
 #include "native/native.hpp"
 #include "ir/thread_model.hpp"
 #include "ir/validator.hpp"
@@ -258,6 +260,26 @@ std::vector<Config> available_configs() {
   return out;
 }
 
+namespace {
+/// Some access goes through a pointer (a non-constant address) that may designate a global
+/// or heap object (or anything).
+bool pointer_to_shared(const ir::ThreadModel& tm) {
+  const ir::PointsTo pts = ir::PointsTo::analyse(tm);
+  for (ir::ThreadId t = 0; t < tm.threads.size(); ++t)
+    for (std::uint32_t pc = 0; pc < tm.threads[t].code.size(); ++pc)
+      for (const ir::Access& a : ir::memory_accesses(tm, t, pc)) {
+        if (a.static_cell() || !a.addr || a.addr->is_const()) continue;
+        const ir::PtsSet s = pts.of(t, a.addr);
+        if (s.any) return true;
+        for (const ir::PtsTarget& x : s.targets)
+          if (x.obj < tm.objects.size() &&
+              (tm.objects[x.obj].kind == ir::ObjectKind::Global || tm.objects[x.obj].kind == ir::ObjectKind::Heap))
+            return true;
+      }
+  return false;
+}
+}  // namespace
+
 RunResult run_program(const Program& p, const DriverOptions& o) {
   RunResult rr;
   auto t0 = clock_type::now();
@@ -269,6 +291,7 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
     return rr;
   }
   const ir::ThreadModel& tm = *t.tm;
+  rr.pointer_to_shared = pointer_to_shared(tm);
 
   explicit_state::ExploreOptions eo;
   eo.bound = o.bound;

@@ -76,6 +76,8 @@ struct RunResult {
   std::string detail;                 // disagreement / skip reason
   explicit_state::ExploreVerdict oracle = explicit_state::ExploreVerdict::Unknown;
   std::size_t oracle_states = 0;
+  /// The program accesses a global or heap object through a pointer (points-to analysis).
+  bool pointer_to_shared = false;
   std::size_t error_steps = 0;        // UNSAFE: length of the shortest counterexample
   std::size_t error_threads = 0;      // ... number of distinct threads in it
   std::size_t error_workers = 0;      // ... of which not main

@@ -28,7 +28,7 @@ int main(int argc, char** argv) {
   std::string keep_dir;
   bool expect_disagreements = false, verbose = false, no_shrink = false;
   std::size_t stop_after = 0;
-  double require_mix = 0, require_constructs = 0;
+  double require_mix = 0, require_constructs = 0, require_pointers = 0;
   std::optional<std::uint64_t> print_seed;
   DriverOptions o;
   app.add_option("--programs,-n", programs, "Number of programs");
@@ -47,10 +47,16 @@ int main(int argc, char** argv) {
   app.add_option("--require-constructs", require_constructs,
                  "Fail unless every construct of the summary line `constructs:` appears in at least PCT% of "
                  "the programs");
+  app.add_option("--require-pointers", require_pointers,
+                 "Fail unless at least PCT% of the programs access a global or heap object through a pointer");
   std::vector<std::string> test_reductions;
   app.add_option("--test-reduction", test_reductions,
                  "Check only under this reduction (with CaDiCaL), even if it is not listed (e.g. test-broken, "
                  "the deliberately unsound one ctest uses to prove the driver catches bugs)");
+  std::vector<std::string> test_reach_reductions;
+  app.add_option("--test-reach-reduction", test_reach_reductions,
+                 "Only ask the explorer's control states with check --reach under this reduction (a focused run, "
+                 "e.g. sir after a change to it)");
   std::vector<std::string> test_race_reductions;
   app.add_option("--test-race-reduction", test_race_reductions,
                  "Compare only race checking under this reduction (e.g. the test-only test-broken) with race "
@@ -103,12 +109,13 @@ int main(int argc, char** argv) {
   }
   // A test-only reduction is checked on its own (the point is that the oracle catches it; the
   // shrinker re-runs every configuration for every candidate program).
-  if (!test_reductions.empty() || !test_race_reductions.empty()) o.configs.clear();
+  if (!test_reductions.empty() || !test_race_reductions.empty() || !test_reach_reductions.empty()) o.configs.clear();
   if (no_native) std::erase_if(o.configs, [](const Config& c) { return c.engine == "native"; });
   if (test_native_only) std::erase_if(o.configs, [](const Config& c) { return c.engine != "native"; });
   if (broken_native) ::setenv("SIREN_RT_TEST_BROKEN", "1", 1);
   for (const std::string& r : test_reductions) o.configs.push_back({r, "cadical"});
   for (const std::string& r : test_race_reductions) o.configs.push_back({r, "cadical", "race"});
+  for (const std::string& r : test_reach_reductions) o.configs.push_back({r, "cadical", "reach"});
   std::string cfgs;
   for (const Config& c : o.configs) cfgs += (cfgs.empty() ? "" : ", ") + c.str();
   std::printf("siren-fuzz: seed %llu, bound %u, configurations: %s\n", static_cast<unsigned long long>(seed), o.bound,
@@ -121,6 +128,7 @@ int main(int argc, char** argv) {
   std::uint64_t explicit_compared = 0, explicit_safe = 0;  // --engine explicit vs the unbounded explorer
   std::uint64_t race_compared = 0, race_found = 0;          // race under a reduction vs under none
   std::uint64_t reach_asked = 0;                            // control states asked under reductions
+  std::uint64_t pointer_programs = 0;                       // programs with accesses through pointers
   std::uint64_t native_programs = 0, native_replayed = 0, native_runs = 0;  // the native oracle
   double t_native = 0;
   std::map<std::string, std::uint64_t> verdicts, templ_total, templ_unsafe, construct_count;
@@ -146,6 +154,7 @@ int main(int argc, char** argv) {
     t_explore += r.explore_seconds;
     t_check += r.check_seconds;
     reach_asked += r.reach_asked;
+    pointer_programs += r.pointer_to_shared;
     native_replayed += r.native_replayed;
     native_runs += r.native_runs;
     t_native += r.native_seconds;
@@ -240,6 +249,9 @@ int main(int argc, char** argv) {
               static_cast<unsigned long long>(explicit_compared), static_cast<unsigned long long>(explicit_safe));
   std::printf("control states of the explorer asked with check --reach under a reduction: %llu\n",
               static_cast<unsigned long long>(reach_asked));
+  const double pp = n > 0 ? 100.0 * static_cast<double>(pointer_programs) / static_cast<double>(n) : 0;
+  std::printf("programs accessing a global or heap object through a pointer: %llu (%.0f%%)\n",
+              static_cast<unsigned long long>(pointer_programs), pp);
   std::printf("race checks under a reduction compared with race --reduction none: %llu (%llu with a race)\n",
               static_cast<unsigned long long>(race_compared), static_cast<unsigned long long>(race_found));
   std::printf("native oracle: %llu programs compiled and run, %llu counterexamples replayed natively, %llu native "
@@ -249,6 +261,10 @@ int main(int argc, char** argv) {
   std::printf("programs %llu, disagreements %llu\n", static_cast<unsigned long long>(n),
               static_cast<unsigned long long>(disagreements));
   bool ok = expect_disagreements ? disagreements > 0 : disagreements == 0;
+  if (require_pointers > 0 && pp < require_pointers) {
+    std::printf("FAIL: programs with accesses through pointers below %.0f%%\n", require_pointers);
+    ok = false;
+  }
   if (require_mix > 0 && (pu < require_mix || ps < require_mix)) {
     std::printf("FAIL: mix below %.0f%%\n", require_mix);
     ok = false;
