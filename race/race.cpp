@@ -305,11 +305,11 @@ void RaceSession::run(const std::vector<RaceQuery>& qs,
   };
   if (qs.empty()) return;
 
-  // SIR keeps every reachable control state; a racy state is one only when every access has a
-  // constant address (reduction/sir.hpp), so race queries on other programs use MPOR.
-  std::string reduction = co.reduction;
-  const bool races = std::any_of(qs.begin(), qs.end(), [](const RaceQuery& q) { return q.control.empty(); });
-  if (reduction == "sir" && races && !reduction::non_constant_access(tm_).empty()) reduction = "mpor";
+  // SIR keeps every reachable control state, and with it the addresses the threads are about
+  // to access there: an address computed from a value an insensitive pair's order can change is
+  // a conditional of that pair, undecided, so the pair is sensitive (reduction/sir.cpp). So it
+  // keeps every racy state too.
+  const std::string& reduction = co.reduction;
   sch_ = reduction::make_scheduler_constraints(reduction, tm_);
   if (!sch_) return all(Verdict::Unknown, 0, "reduction '" + reduction + "' is not implemented");
   if (co.solver != "cadical") return all(Verdict::Unknown, 0, "solver '" + co.solver + "' is not available");

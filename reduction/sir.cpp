@@ -15,9 +15,7 @@
 //   * an access through a pointer touches the cells of its points-to set (ir/points_to.hpp;
 //     may-sets: `*p = e` may write every cell of pts(p)); one that may point anywhere makes its
 //     step no data transition. A synchronisation operation through a pointer takes its cells
-//     from the points-to analysis too; one that may point anywhere gives up. (A race query
-//     needs more — a racy state is a control state only when every access has a constant
-//     address (non_constant_access) — and uses MPOR otherwise, race/race.cpp.) The graph's
+//     from the points-to analysis too; one that may point anywhere gives up. The graph's
 //     abstract semantics treats a load through a pointer as any value and a store through one
 //     as a weak update of every cell it may hit, so its invariants still over-approximate
 //     everything a conditional reads;
@@ -690,20 +688,6 @@ class Analysis {
 };
 
 }  // namespace
-
-std::string non_constant_access(const ir::ThreadModel& tm) {
-  for (ir::ThreadId t = 0; t < tm.threads.size(); ++t)
-    for (std::uint32_t pc = 0; pc < tm.threads[t].code.size(); ++pc)
-      for (const ir::Access& a : ir::accesses(tm, t, pc)) {
-        const std::string at = tm.threads[t].name + ":" + std::to_string(pc) + " (" +
-                               ir::instr_kind_name(tm.threads[t].code[pc].kind) + ", " + ir::loc_kind_name(a.kind) + ")";
-        if (a.kind == ir::LocKind::Cell && !a.static_cell() && !(a.addr && a.addr->is_const()))
-          return "access through a pointer at " + at;
-        if (a.kind == ir::LocKind::Alloc && a.addr && a.addr->op != Op::ObjAddr && !a.addr->is_const())
-          return "access through a pointer at " + at;
-      }
-  return "";
-}
 
 SirAnalysis analyse_sir(const ir::ThreadModel& tm, const TransactionGraph* graph, TransactionGraph* keep,
                         const SirOptions& o) {

@@ -35,11 +35,6 @@ struct SirAnalysis {
   std::vector<std::string> relevant_vars;
 };
 
-/// Why a racy state of `tm` may not be a control state: the first access through a pointer
-/// ("" when every access has a constant address). SIR keeps every reachable control state, so a
-/// race query may use it only when this is "" (race/race.cpp then falls back to MPOR).
-std::string non_constant_access(const ir::ThreadModel& tm);
-
 struct SirOptions {
   /// The points-to analysis the dependence and def-use chains use (its TEST ONLY knob makes a
   /// deliberately unsound SIR, tools/fuzz/broken_reduction.cpp).

@@ -49,8 +49,8 @@ void add_race_reduction_option(CLI::App* cmd, std::string& reduction) {
   cmd->add_option("--reduction", reduction,
                   "Scheduler reduction: none, mpor (monotonic partial order reduction; it "
                   "keeps every reachable state, so every racy state) or sir (schedule-insensitivity "
-                  "reduction; it keeps every control state, and it only runs when every access has a "
-                  "constant address, so a racy state is a control state; otherwise it is mpor)")
+                  "reduction; it keeps every control state and the addresses accessed there, so every "
+                  "racy state)")
       ->check(CLI::IsMember({"none", "mpor", "sir"}))
       ->capture_default_str();
 }

@@ -248,8 +248,7 @@ std::vector<Config> available_configs() {
     else std::fprintf(stderr, "siren-fuzz: native oracle unavailable: %s\n", b.error.c_str());
   }
   for (const auto& red : reductions) {
-    // What `siren race` accepts besides none. (SIR keeps control states; it runs only when
-    // every access has a constant address, so a racy state is a control state.)
+    // What `siren race` accepts besides none.
     if (red != "mpor" && red != "sir") continue;
     check::CheckOptions co;
     co.bound = 2;
