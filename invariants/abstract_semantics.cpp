@@ -66,7 +66,19 @@ AVal Builder::eval(const TgState& s, ThreadId t, ExprRef e) {
       return {true, Lin::var(v), var_itv(s, v)};
     }
     case Op::Load: {
-      const int v = const_cell(e->kids[0]);
+      const ExprRef p = e->kids[0];
+      if (p->op != Op::ObjAddr) {
+        // through a pointer: any value one of the cells it may designate holds
+        const auto vs = target_vars(t, p);
+        if (!vs || vs->empty()) return unknown(ty);
+        std::optional<Itv> r;
+        for (int v : *vs) {
+          if (!(vars_[v].type == ty)) return unknown(ty);
+          r = r ? hull(*r, var_itv(s, v)) : var_itv(s, v);
+        }
+        return from_itv(*r, ty);
+      }
+      const int v = const_cell(p);
       if (v < 0 || !(vars_[v].type == ty)) return unknown(ty);
       return {true, Lin::var(v), var_itv(s, v)};
     }
@@ -392,9 +404,27 @@ void Builder::havoc_var(TgState& s, int v) const {
   s.packs[vars_[v].pack].assign_interval(vars_[v].index, opt_lo(r), opt_hi(r));
 }
 
+const ir::PointsTo& Builder::points_to() const {
+  if (!pts_) pts_ = ir::PointsTo::analyse(tm_);
+  return *pts_;
+}
+
+std::optional<std::vector<int>> Builder::target_vars(ThreadId t, ExprRef p) const {
+  const auto cells = points_to().cells_of(t, p);
+  if (!cells) return std::nullopt;
+  std::vector<int> out;
+  for (const auto& [o, c] : *cells) {
+    auto it = cell_var_.find(key(o, c));
+    if (it == cell_var_.end()) return std::nullopt;
+    out.push_back(it->second);
+  }
+  return out;
+}
+
 /// A store through a pointer that is not a constant cell address: every tracked cell it may
-/// designate is forgotten (weak update).
-void Builder::forget_targets(TgState& s, ExprRef p) const {
+/// designate (its points-to set; every cell of an escaped object when that may be anything) is
+/// forgotten (weak update).
+void Builder::forget_targets(TgState& s, ThreadId t, ExprRef p) const {
   ExprRef base = p;
   while (base && base->op == Op::PtrAdd) base = base->kids[0];
   if (base && base->op == Op::ObjAddr) {
@@ -403,6 +433,11 @@ void Builder::forget_targets(TgState& s, ExprRef p) const {
     return;
   }
   if (base && base->is_const()) return;  // null / integer pointer: writes nothing valid
+  if (const auto cells = points_to().cells_of(t, p)) {
+    for (const auto& [o, c] : *cells)
+      if (auto it = cell_var_.find(key(o, c)); it != cell_var_.end()) havoc_var(s, it->second);
+    return;
+  }
   for (const auto& [k, v] : cell_var_)
     if (facts_.escaped(static_cast<ir::ObjectId>(k >> 32))) havoc_var(s, v);
 }
@@ -414,7 +449,7 @@ void Builder::store(TgState& s, ThreadId t, ExprRef p, const AVal& val, Type fro
     if (v >= 0) assign_var(s, v, val, from);
     return;
   }
-  forget_targets(s, p);
+  forget_targets(s, t, p);
 }
 
 // ---- transactions --------------------------------------------------------------------
@@ -478,7 +513,7 @@ void Builder::exec(const std::vector<std::int32_t>& locs, const std::vector<std:
       const int m = mutex(in.a);
       if (m < 0) {
         TgState st = s;
-        forget_targets(st, in.a);
+        forget_targets(st, t, in.a);
         return cont(std::move(st));
       }
       TgState st = s;
@@ -497,7 +532,7 @@ void Builder::exec(const std::vector<std::int32_t>& locs, const std::vector<std:
       const Type lt = l >= 0 ? vars_[l].type : Type::integer(32, true);
       if (m < 0) {
         TgState st = s;
-        forget_targets(st, in.a);
+        forget_targets(st, t, in.a);
         assign_var(st, l, {false, {}, Itv::of(0, 16)}, lt);
         return cont(std::move(st));
       }
@@ -515,7 +550,7 @@ void Builder::exec(const std::vector<std::int32_t>& locs, const std::vector<std:
     case InstrKind::Unlock: {
       TgState st = s;
       const int m = mutex(in.a);
-      if (m < 0) forget_targets(st, in.a);
+      if (m < 0) forget_targets(st, t, in.a);
       else assign_var(st, m, {true, Lin::constant(0), Itv::point(0)}, vars_[m].type);
       return cont(std::move(st));
     }
@@ -523,7 +558,7 @@ void Builder::exec(const std::vector<std::int32_t>& locs, const std::vector<std:
       TgState st = s;
       const int m = mutex(in.a);
       if (m < 0) {
-        forget_targets(st, in.a);
+        forget_targets(st, t, in.a);
         return cont(std::move(st));
       }
       const AVal mv{true, Lin::var(m), var_itv(s, m)}, zero{true, Lin::constant(0), Itv::point(0)};
@@ -539,7 +574,7 @@ void Builder::exec(const std::vector<std::int32_t>& locs, const std::vector<std:
       const int m = mutex(in.a);
       if (m < 0) {
         TgState st = s;
-        forget_targets(st, in.a);
+        forget_targets(st, t, in.a);
         return cont(std::move(st));
       }
       TgState a = s, b = s;
@@ -602,7 +637,7 @@ void Builder::exec(const std::vector<std::int32_t>& locs, const std::vector<std:
       }
       if (in.b && !in.b->is_const()) {
         if (in.b->op == Op::ObjAddr) havoc_var(st, const_cell(in.b));
-        else forget_targets(st, in.b);
+        else forget_targets(st, t, in.b);
       }
       return cont(std::move(st));
     }

@@ -17,6 +17,7 @@
 #include "invariants/program_facts.hpp"
 #include "invariants/transaction_graph.hpp"
 #include "ir/concurrency.hpp"
+#include "ir/points_to.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -128,7 +129,11 @@ class Builder {
   // assignments
   void assign_var(TgState& s, int v, const AVal& val, Type from) const;
   void havoc_var(TgState& s, int v) const;
-  void forget_targets(TgState& s, ExprRef p) const;
+  void forget_targets(TgState& s, ThreadId t, ExprRef p) const;
+  /// The tracked variables of the cells pointer p of thread t may designate (points-to);
+  /// nullopt when it may designate a cell no variable tracks, or anything.
+  std::optional<std::vector<int>> target_vars(ThreadId t, ExprRef p) const;
+  const ir::PointsTo& points_to() const;
   void store(TgState& s, ThreadId t, ExprRef p, const AVal& val, Type from) const;
   // instructions
   void record_slice(std::uint32_t pc, bool branch);
@@ -151,6 +156,7 @@ class Builder {
   std::vector<std::vector<std::optional<std::set<std::uint64_t>>>> locks_;  // must-locksets [thread][pc]
   std::vector<ir::CreateJoinOrder> order_;                                 // [thread]
   std::vector<std::vector<bool>> executed_;
+  mutable std::optional<ir::PointsTo> pts_;  // made when first needed
   std::vector<Sliced>* slices_ = nullptr;
   unsigned decide_depth_ = 0;
 };

@@ -42,9 +42,8 @@ void Builder::compute_switch_points(const std::vector<std::vector<bool>>& reach)
   std::vector<Acc> any;  // accesses through pointers: any object
   if (o_.lockset_transactions) {
     if (locks_.empty()) {
-      const ir::PointsTo pts = ir::PointsTo::analyse(tm_);  // locks through pointers (&dev->lock)
-      for (std::size_t t = 0; t < tm_.threads.size(); ++t) {
-        locks_.push_back(ir::must_locksets(tm_, static_cast<ThreadId>(t), &pts));
+      for (std::size_t t = 0; t < tm_.threads.size(); ++t) {  // locks through pointers (&dev->lock)
+        locks_.push_back(ir::must_locksets(tm_, static_cast<ThreadId>(t), &points_to()));
         order_.push_back(ir::create_join_order(tm_, static_cast<ThreadId>(t)));
       }
     }
