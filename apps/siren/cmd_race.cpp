@@ -24,7 +24,7 @@ struct RaceArgs {
   std::string file;
   unsigned bound = check::CheckOptions{}.bound;
   FrontArgs front;
-  std::string reduction = "none";
+  std::string reduction = "sir";
   std::string solver = "cadical";
   double timeout = 0;
   unsigned memory = 0;

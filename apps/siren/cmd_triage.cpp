@@ -38,7 +38,7 @@ struct TriageArgs {
   double total_timeout = 0;  // whole run
   unsigned memory = 0;
   bool quiet = false;
-  std::string reduction = "none";
+  std::string reduction = "sir";
 };
 
 nlohmann::ordered_json loc_json(const race::SrcLoc& l) {
