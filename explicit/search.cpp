@@ -2,6 +2,7 @@
 #include "explicit/search.hpp"
 
 #include "ir/access.hpp"
+#include "ir/points_to.hpp"
 #include "ir/cfg.hpp"
 #include "explicit/explorer.hpp"
 
@@ -183,7 +184,8 @@ class StateStore {
 
 /// What a thread may still access from a pc on (every instruction reachable in its code),
 /// abstracted for the dependence test of visible ample sets: cells with a constant address,
-/// whole objects for addresses with a constant base object, `top` otherwise.
+/// whole objects for addresses with a constant base object or with a points-to set
+/// (ir/points_to.hpp), `top` for a pointer that may point anywhere.
 struct Future {
   std::unordered_set<std::uint64_t> cell_r, cell_w;  // object << 32 | offset
   std::unordered_set<ObjectId> obj_r, obj_w, alloc_w;
@@ -200,21 +202,31 @@ struct Future {
     alloc_top_w |= o.alloc_top_w;
   }
 
-  void add(const Access& a) {
+  /// Adds access `a` of thread t.
+  void add(const Access& a, ThreadId t, const ir::PointsTo& pts) {
     if (a.kind == LocKind::Cell) {
       if (a.static_cell()) {
         (a.write ? cell_w : cell_r).insert((std::uint64_t{a.addr->obj} << 32) | (a.addr->value & 0xffffffffULL));
       } else if (const ObjectId o = base_object(a.addr)) {
         (a.write ? obj_w : obj_r).insert(o);
-      } else {
+      } else if (!add_targets(pts, t, a.addr, a.write ? obj_w : obj_r)) {
         (a.write ? top_w : top_r) = true;
       }
     } else if (a.kind == LocKind::Alloc && a.write) {
       if (!a.addr) alloc_w.insert(a.obj);
       else if (const ObjectId o = base_object(a.addr)) alloc_w.insert(o);
-      else alloc_top_w = true;
+      else if (!add_targets(pts, t, a.addr, alloc_w)) alloc_top_w = true;
     }
     // Started / Finished / Atomic / Terminated: see Search::independent.
+  }
+
+  /// The objects pointer p of thread t may designate, into `out`; false when it may point
+  /// anywhere.
+  static bool add_targets(const ir::PointsTo& pts, ThreadId t, ExprRef p, std::unordered_set<ObjectId>& out) {
+    const ir::PtsSet s = pts.of(t, p);
+    if (s.any) return false;
+    for (const ir::PtsTarget& x : s.targets) out.insert(x.obj);
+    return true;
   }
 
   static ObjectId base_object(ExprRef p) {
@@ -240,6 +252,7 @@ struct Future {
 /// Future[t][pc], shared by the pcs of one strongly connected component of t's code.
 std::vector<std::vector<std::shared_ptr<const Future>>> futures(const ThreadModel& tm) {
   std::vector<std::vector<std::shared_ptr<const Future>>> out;
+  const ir::PointsTo pts = ir::PointsTo::analyse(tm);
   for (ThreadId t = 0; t < tm.threads.size(); ++t) {
     const auto& code = tm.threads[t].code;
     const auto n = static_cast<std::uint32_t>(code.size());
@@ -285,7 +298,7 @@ std::vector<std::vector<std::shared_ptr<const Future>>> futures(const ThreadMode
             if (w == v) break;
           }
           for (std::uint32_t m : members) {
-            for (const Access& a : accesses(tm, t, m)) f->add(a);
+            for (const Access& a : accesses(tm, t, m)) f->add(a, t, pts);
             for (std::uint32_t w : succ[m])
               if (comp[w] >= 0 && comp[w] != comp[v]) f->merge(*comp_future[static_cast<std::size_t>(comp[w])]);
           }
