@@ -4,7 +4,7 @@
 #include "encoder/engine.hpp"
 #include "ir/access.hpp"
 #include "ir/cfg.hpp"
-#include "reduction/sir.hpp"
+#include "reduction/scheduler_constraints.hpp"
 
 #include <fmt/format.h>
 
