@@ -2,6 +2,7 @@
 #include "ir/interpreter.hpp"
 
 #include "ir/arith.hpp"
+#include "ir/printer.hpp"
 
 #include <cassert>
 
@@ -360,14 +361,7 @@ std::string Interpreter::format_value(const Value& v, Type t) const {
   }
   const auto off = static_cast<std::int64_t>(v.bits);
   if (v.obj == 0) return off == 0 ? "NULL" : "(void*)" + std::to_string(off);
-  if (v.obj >= tm_.objects.size()) return "&@" + std::to_string(v.obj) + "[" + std::to_string(off) + "]";
-  const Object& o = tm_.objects[v.obj];
-  if (const auto c = o.cell_at(off)) {
-    const std::string& cn = o.cells[*c].name;
-    if (!cn.empty()) return "&" + cn;
-    if (o.cells.size() == 1) return "&" + o.name;
-  }
-  return "&" + o.name + (off >= 0 ? "+" : "") + std::to_string(off);
+  return "&" + cell_name(tm_.objects, v.obj, off);
 }
 
 ReplayResult replay(const ThreadModel& tm, const std::vector<Value>& initial_nondet,

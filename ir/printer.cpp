@@ -37,17 +37,6 @@ const char* c_op(Op op) {
   }
 }
 
-std::string cell_name(const std::vector<Object>& objects, ObjectId o, std::int64_t off) {
-  if (o >= objects.size()) return "@" + std::to_string(o) + "[" + std::to_string(off) + "]";
-  const Object& obj = objects[o];
-  if (const auto c = obj.cell_at(off)) {
-    const std::string& cn = obj.cells[*c].name;
-    if (!cn.empty()) return cn;
-    if (obj.cells.size() == 1) return obj.name;
-  }
-  return obj.name + (off >= 0 ? "+" : "") + std::to_string(off);  // a byte offset inside no cell's start
-}
-
 std::string fmt_expr(const std::vector<Object>& objects, const std::vector<LocalVar>& locals,
                      ExprRef root) {
   if (!root) return "<null>";
@@ -211,6 +200,17 @@ std::string dot_escape(const std::string& s) {
 }
 
 }  // namespace
+
+std::string cell_name(const std::vector<Object>& objects, ObjectId o, std::int64_t off) {
+  if (o >= objects.size()) return "@" + std::to_string(o) + "[" + std::to_string(off) + "]";
+  const Object& obj = objects[o];
+  if (const auto c = obj.cell_at(off)) {
+    const std::string& cn = obj.cells[*c].name;
+    if (!cn.empty()) return cn;
+    if (obj.cells.size() == 1) return obj.name;
+  }
+  return obj.name + (off >= 0 ? "+" : "") + std::to_string(off);  // a byte offset inside no cell's start
+}
 
 std::string format_expr(const std::vector<Object>& objects, const std::vector<LocalVar>& locals,
                         ExprRef e) {

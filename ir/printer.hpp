@@ -21,6 +21,10 @@ std::string print_program(const Program& p);
 /// fall-through and goto targets (labelled with the condition).
 std::string print_dot(const Program& p);
 
+/// The name of the cell of object o at byte offset `off` ("g", "a[2]", "s.next"; the object's
+/// name for a single unnamed cell; `obj+off` for an offset no cell starts at or contains).
+std::string cell_name(const std::vector<Object>& objects, ObjectId o, std::int64_t off);
+
 // Context-free variants (also used for thread-model code, whose locals and objects live in
 // the ThreadModel): names come from `objects` and `locals`.
 std::string format_expr(const std::vector<Object>& objects, const std::vector<LocalVar>& locals,

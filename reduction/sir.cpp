@@ -43,6 +43,7 @@
 #include "ir/access.hpp"
 #include "ir/cfg.hpp"
 #include "ir/points_to.hpp"
+#include "ir/printer.hpp"
 #include "reduction/mpor.hpp"
 
 #include <algorithm>
@@ -361,7 +362,7 @@ class Analysis {
         }
       }
     shared_vars_ = shared.size();
-    for (const CellKey& k : shared) relevant_vars_.push_back(cell_name(k));
+    for (const CellKey& k : shared) relevant_vars_.push_back(ir::cell_name(tm_.objects, k.first, k.second));
     std::sort(relevant_vars_.begin(), relevant_vars_.end());
     return count;
   }
@@ -588,15 +589,6 @@ class Analysis {
     std::vector<CellKey> out;
     for (const auto& [o, c] : *cells) out.push_back({o, static_cast<std::uint32_t>(tm_.objects[o].offset_of(c))});
     return out;
-  }
-
-  std::string cell_name(const CellKey& k) const {
-    const ir::Object& o = tm_.objects[k.first];
-    if (const auto c = o.cell_at(k.second)) {
-      const std::string& n = o.cells[*c].name;
-      if (!n.empty()) return n;
-    }
-    return o.name + "+" + std::to_string(k.second);
   }
 
   /// (object, the first byte of the cell at `offset`); the offset itself when no cell starts
