@@ -59,6 +59,12 @@ struct CheckOptions {
   /// true: frames may be idle (absorbing), so one query at depth k covers all depths <= k and
   /// the property is asked only at checkpoints (measured slower on the SV-COMP tasks so far).
   bool absorbing_idle = false;
+  /// BMC step granularity: "instruction" (one frame = one instruction of one thread) or
+  /// "transaction" (one frame = one transaction: a visible instruction and the local steps
+  /// after it, ir/transactions.hpp); --bound then counts transactions.
+  /// TEST ONLY: "test-merge-visible" is "transaction" with a deliberately wrong boundary
+  /// (ir::TransactionOptions::test_merge_visible); no command accepts it.
+  std::string granularity = "instruction";
   /// Give up (UNKNOWN "timeout") when this point is passed; checked between frames and
   /// inside the solver.
   std::optional<std::chrono::steady_clock::time_point> deadline;
@@ -72,6 +78,7 @@ struct CheckOptions {
 
 struct CheckStats {
   unsigned frames = 0;
+  std::string granularity;  // of the BMC's frames ("" when the BMC did not run)
   std::uint64_t vars = 0;
   std::uint64_t clauses = 0;
   std::uint64_t solve_calls = 0;

@@ -53,6 +53,8 @@ void search(const ir::ThreadModel& tm, const CheckOptions& options, solvers::Ter
   solvers::DecisionProcedure* dp = &dpr;
   Engine e(tm, terms, *dp, sch);
   e.absorbing_idle = options.absorbing_idle;
+  std::optional<ir::Transactions> tx;
+  if (options.granularity != "instruction") e.tx = &tx.emplace(tm, ir::transaction_options(options.granularity));
   e.make_initial_state();
 
   std::optional<std::string> other;  // a reachable MemSafety/Limit error
@@ -61,6 +63,7 @@ void search(const ir::ThreadModel& tm, const CheckOptions& options, solvers::Ter
   auto collect = [&] {
     const auto st = dp->stats();
     res.stats.frames = static_cast<unsigned>(e.states.size() - 1);
+    res.stats.granularity = options.granularity;
     res.stats.vars = st.vars;
     res.stats.clauses = st.clauses;
     res.stats.solve_calls = st.solve_calls;
@@ -169,6 +172,8 @@ void count_schedules(const ir::ThreadModel& tm, const CheckOptions& options, sol
   auto timed_out = [&] { return options.deadline && clock::now() >= *options.deadline; };
   Engine e(tm, terms, dp, sch);
   e.absorbing_idle = false;
+  std::optional<ir::Transactions> tx;
+  if (options.granularity != "instruction") e.tx = &tx.emplace(tm, ir::transaction_options(options.granularity));
   e.make_initial_state();
   const unsigned K = options.bound;
   std::uint64_t total = 0;
@@ -220,6 +225,7 @@ void count_schedules(const ir::ThreadModel& tm, const CheckOptions& options, sol
   }
   const auto st = dp.stats();
   res.stats.frames = static_cast<unsigned>(e.states.size() - 1);
+  res.stats.granularity = options.granularity;
   res.stats.vars = st.vars;
   res.stats.clauses = st.clauses;
   res.stats.solve_calls = st.solve_calls;
@@ -239,6 +245,10 @@ void run_bmc(const ir::ThreadModel& tm, const CheckOptions& options, CheckResult
   auto sch = reduction::make_scheduler_constraints(options.reduction, tm);
   if (!sch) {
     res.reason = "reduction '" + options.reduction + "' is not implemented";
+    return;
+  }
+  if (!ir::granularity_known(options.granularity)) {
+    res.reason = "granularity '" + options.granularity + "' is not implemented";
     return;
   }
   // --solver (issue 10): any backend of solvers/factory.hpp.

@@ -13,12 +13,14 @@
 #include "encoder/bmc.hpp"
 #include "ir/interpreter.hpp"
 #include "ir/thread_model.hpp"
+#include "ir/transactions.hpp"
 #include "reduction/scheduler_constraints.hpp"
 #include "solvers/decision_procedure.hpp"
 #include "solvers/term.hpp"
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -52,6 +54,25 @@ struct ErrorSite {
   Term term = nullptr;  // Bool over V^k: this error is reached by thread `thread`'s next step
 };
 
+/// Values of some locals of one thread that differ from V^k (sorted by local): the locals part
+/// of a state inside a transaction (ir/transactions.hpp), which writes nothing else after its
+/// first instruction.
+using LocalOverlay = std::vector<std::pair<ir::LocalId, Term>>;
+
+/// Transaction frames: a way out of thread t's transaction to its next boundary.
+struct TxExit {
+  Term guard = nullptr;  // Bool over V^k: thread t's transaction takes this way (as if selected)
+  std::uint32_t target = 0;
+  LocalOverlay locals;   // t's locals at the exit
+};
+
+/// Transaction frames: an instruction after the first of a transaction of thread t.
+struct TxNode {
+  std::uint32_t pc = 0;
+  Term guard = nullptr;  // Bool over V^k: the transaction executes it (as if selected)
+  Term havoc = nullptr;  // a Havoc's input variable for this frame
+};
+
 /// Frame k: the scheduler choice, the nondet inputs of the step, and guards over V^k.
 struct Frame {
   Term sel = nullptr;        // 0..n-1: the thread that moves; n: idle (absorbing)
@@ -68,6 +89,9 @@ struct Frame {
   Term bad_property = nullptr;
   Term bad_other = nullptr;        // MemSafety / Limit
   Term any_can_move = nullptr;
+  // Transaction frames only (Engine::tx):
+  std::vector<std::vector<TxExit>> exits;  // [thread]
+  std::vector<std::vector<TxNode>> tail;   // [thread] in the order the transaction runs them
 };
 
 class Engine {
@@ -84,6 +108,10 @@ class Engine {
 
   // --- expr_encoder.cpp ---
   Term encode(ir::ThreadId t, ir::ExprRef e, unsigned k);
+  /// The same over V^k with thread t's locals as `locals` says (inside a transaction);
+  /// `cache` belongs to that one state.
+  Term encode_in(ir::ThreadId t, ir::ExprRef e, unsigned k, const LocalOverlay& locals,
+                 std::unordered_map<ir::ExprRef, Term>& cache);
   Term convert(ir::Type from, ir::Type to, Term v);
   Term mk_ptr(Term obj, Term off);
   Term ptr_obj(Term p);
@@ -109,11 +137,37 @@ class Engine {
   // --- transition.cpp ---
   void build_frame(unsigned k);      // sel^k and the guards of frame k over V^k
   void add_transition(unsigned k);   // asserts SCH(V^k), builds V^{k+1}
+  /// The local of thread t that instruction i writes (its lhs), with the value, over V^k; the
+  /// writes to other threads' locals (a created thread's parameter) are not included.
+  std::optional<std::pair<ir::LocalId, Term>> own_write(ir::ThreadId t, std::uint32_t i, unsigned k);
+  /// TryLock at instruction i of thread t: the lock is free in V^k.
+  Term trylock_free(ir::ThreadId t, std::uint32_t i, unsigned k);
+
+  // --- transaction.cpp (transaction frames) ---
+  struct FirstStep {
+    std::uint32_t pc;
+    Term ok;  // Bool over V^k: the thread can move and its first instruction does not fail
+  };
+  /// Frame k's transactions of thread t that start with `firsts`: their exits, later
+  /// instructions and errors (into frames[k]).
+  void encode_transactions(unsigned k, ir::ThreadId t, const std::vector<FirstStep>& firsts,
+                           std::vector<Term>& bad_property, std::vector<Term>& bad_other);
+  /// Boundaries a transaction of thread t from boundary b can end at.
+  const std::vector<std::uint32_t>& tx_targets(ir::ThreadId t, std::uint32_t b);
 
   // --- trace.cpp ---
   /// Schedule and nondet inputs of the model of `Φ_k ∧ bad^k` (the error step is step k+1,
   /// taken by the thread of `error_site`), replayed: fills `result` (trace or internal error).
   void extract_trace(unsigned k, const ErrorSite& error_site, CheckResult& result);
+  /// The schedule of the model's frames 0..k-1 (up to the first idle frame), one ir::Step per
+  /// instruction, with its nondet inputs. False (and `why`) when the model is out of range.
+  bool schedule_of(unsigned k, std::vector<ir::Step>& out, std::string& why);
+  /// The steps of thread t's transaction in frame k up to (not including) instruction
+  /// `stop` (or all of it: stop = ~0u), from the model.
+  bool transaction_steps(unsigned k, ir::ThreadId t, std::uint32_t stop, std::vector<ir::Step>& out,
+                         std::string& why);
+  /// One step of thread t at instruction pc in frame k, with its nondet inputs.
+  ir::Step step_at(unsigned k, ir::ThreadId t, std::uint32_t pc, Term tail_havoc = nullptr);
   ir::Value model_value(Term t, ir::Type type);
 
   const ir::ThreadModel& tm;
@@ -130,6 +184,9 @@ class Engine {
   std::vector<reduction::FrameView> views;  // for the scheduler reduction
   bool has_int_havoc = false, has_ptr_havoc = false;
   bool absorbing_idle = false;  // CheckOptions::absorbing_idle
+  /// Transaction frames (CheckOptions::granularity "transaction"): one frame runs one
+  /// transaction of the selected thread. Null: one instruction per frame.
+  const ir::Transactions* tx = nullptr;
 
  private:
   void compute_pointees();
@@ -146,6 +203,8 @@ class Engine {
   std::map<std::pair<ir::ObjectId, std::uint32_t>, CellStarts> cell_starts_;
   std::vector<std::unordered_map<ir::ExprRef, Term>> enc_cache_;  // [thread], frame cache_k_
   unsigned cache_k_ = ~0u;
+  std::vector<std::unordered_map<std::uint32_t, std::vector<std::uint32_t>>> tx_targets_;  // [thread][b]
+  std::vector<std::vector<std::uint32_t>> tx_order_;  // [thread] non-boundaries, in an order edges respect
 };
 
 unsigned bits_for(std::uint64_t max_value);

@@ -180,10 +180,15 @@ Term Engine::encode(ir::ThreadId t, ir::ExprRef e, unsigned k) {
     for (auto& c : enc_cache_) c.clear();
     cache_k_ = k;
   }
-  auto& cache = enc_cache_[t];
+  static const LocalOverlay kNone;
+  return encode_in(t, e, k, kNone, enc_cache_[t]);
+}
+
+Term Engine::encode_in(ir::ThreadId t, ir::ExprRef e, unsigned k, const LocalOverlay& locals,
+                       std::unordered_map<ir::ExprRef, Term>& cache) {
   if (auto it = cache.find(e); it != cache.end()) return it->second;
   const State& s = states[k];
-  auto kid = [&](std::size_t i) { return encode(t, e->kids[i], k); };
+  auto kid = [&](std::size_t i) { return encode_in(t, e->kids[i], k, locals, cache); };
   auto bin = [&](Kind kind) { return terms.mk_bv_binary(kind, kid(0), kid(1)); };
   Term r = nullptr;
   switch (e->op) {
@@ -192,9 +197,13 @@ Term Engine::encode(ir::ThreadId t, ir::ExprRef e, unsigned k) {
       else if (e->type.is_ptr()) r = mk_ptr(obj_const(0), terms.mk_bv(32, e->value));
       else r = terms.mk_bv(e->type.width, e->value);
       break;
-    case ir::Op::Local:
-      r = s.locals[t][e->value];
+    case ir::Op::Local: {
+      const auto id = static_cast<ir::LocalId>(e->value);
+      auto it = std::lower_bound(locals.begin(), locals.end(), id,
+                                 [](const auto& p, ir::LocalId l) { return p.first < l; });
+      r = it != locals.end() && it->first == id ? it->second : s.locals[t][id];
       break;
+    }
     case ir::Op::ObjAddr:
       r = mk_ptr(obj_const(e->obj), terms.mk_bv(32, e->value));
       break;

@@ -52,8 +52,15 @@ void Engine::build_frame(unsigned k) {
     } else {
       r = frames[k - 1].reach[t];
       std::vector<std::uint32_t> succ;
-      for (std::uint32_t i : r)
-        if (i < th.code.size()) successors(th, i, succ);
+      for (std::uint32_t i : r) {
+        if (i >= th.code.size()) continue;
+        if (tx) {
+          const auto& to = tx_targets(static_cast<ir::ThreadId>(t), i);
+          succ.insert(succ.end(), to.begin(), to.end());
+        } else {
+          successors(th, i, succ);
+        }
+      }
       r.insert(r.end(), succ.begin(), succ.end());
     }
     std::vector<std::uint32_t> uniq;
@@ -82,6 +89,10 @@ void Engine::build_frame(unsigned k) {
   fr.base_enabled.resize(n);
   fr.can_move.resize(n);
   fr.enabled.resize(n);
+  if (tx) {
+    fr.exits.resize(n);
+    fr.tail.resize(n);
+  }
   std::vector<Term> bad_p, bad_o;
   for (std::size_t t = 0; t < n; ++t) {
     const auto& th = tm.threads[t];
@@ -92,6 +103,8 @@ void Engine::build_frame(unsigned k) {
     Term base = terms.mk_and(terms.mk_and(s.started[t], terms.mk_not(s.terminated)), atomic_ok);
     fr.base_enabled[t] = base;
     std::vector<Term> can, en;
+    std::vector<FirstStep> firsts;  // transaction frames
+    const std::size_t first_error = fr.errors.size();
     for (std::uint32_t i : fr.reach[t]) {
       if (base == terms.mk_false()) break;  // cannot move: nothing to encode
       if (i >= th.code.size()) continue;  // finished
@@ -165,12 +178,25 @@ void Engine::build_frame(unsigned k) {
       }
       can.push_back(terms.mk_and(pc_is, guard));
       en.push_back(terms.mk_and(terms.mk_and(pc_is, guard), terms.mk_not(fail)));
+      if (tx) firsts.push_back({i, terms.mk_and(base, en.back())});
       if (fail != terms.mk_false()) {
         Term err = terms.mk_and(terms.mk_and(base, pc_is), terms.mk_and(guard, fail));
         if (err == terms.mk_false()) continue;
         (fail_kind == ir::AssertKind::Property ? bad_p : bad_o).push_back(err);
         fr.errors.push_back({tid, i, fail_kind, fail_msg, err});
       }
+    }
+    if (tx) {
+      // The thread can move when one of its transactions gets through to an exit; a step
+      // (possibly failing) exists when it can move or one of the frame's errors is its own.
+      encode_transactions(k, tid, firsts, bad_p, bad_o);
+      std::vector<Term> out, any;
+      for (const TxExit& x : fr.exits[t]) out.push_back(x.guard);
+      fr.enabled[t] = terms.mk_or(out);
+      any.push_back(fr.enabled[t]);
+      for (std::size_t j = first_error; j < fr.errors.size(); ++j) any.push_back(fr.errors[j].term);
+      fr.can_move[t] = terms.mk_or(any);
+      continue;
     }
     fr.can_move[t] = terms.mk_and(base, terms.mk_or(can));
     fr.enabled[t] = terms.mk_and(base, terms.mk_or(en));
@@ -235,26 +261,16 @@ void Engine::add_transition(unsigned k) {
       Term at = it->second;
       const ir::Instr& in = th.code[i];
       Term succ = terms.mk_bv(pc_bits[t], i + 1);
+      // The thread's own local (lhs); with transaction frames its exits write the locals.
+      if (!tx)
+        if (auto w = own_write(tid, i, k)) lw[t][w->first].push_back({at, w->second});
       auto sync_targets = [&] { return targets(encode(tid, in.a, k), candidates(in.a), s); };
       auto cell_i64 = [&](const Target& tg) { return sync_read(tg, s); };
       switch (in.kind) {
-        case InstrKind::Assign:
-          lw[t][in.lhs].push_back(
-              {at, convert(in.a->type, th.locals[in.lhs].type, encode(tid, in.a, k))});
-          break;
         case InstrKind::Store: {
           Term v = encode(tid, in.b, k);
           for (const Target& tg : targets(encode(tid, in.a, k), candidates(in.a), s))
             cell_write(tg, at, in.b->type, v);
-          break;
-        }
-        case InstrKind::Havoc: {
-          const ir::Type ty = th.locals[in.lhs].type;
-          Term v = nullptr;
-          if (ty.is_ptr()) v = f.havoc_ptr;
-          else if (ty.is_bool()) v = terms.mk_eq(terms.mk_extract(f.havoc_int, 0, 0), terms.mk_bv(1, 1));
-          else v = terms.mk_extract(f.havoc_int, ty.width - 1, 0);
-          lw[t][in.lhs].push_back({at, v});
           break;
         }
         case InstrKind::Goto:
@@ -265,15 +281,8 @@ void Engine::add_transition(unsigned k) {
           for (const Target& tg : sync_targets()) cell_write(tg, at, kI64, terms.mk_bv(64, t + 1));
           break;
         case InstrKind::TryLock: {
-          auto tgs = sync_targets();
-          Term free = terms.mk_true();
-          for (const Target& tg : tgs)
-            free = terms.mk_and(free, terms.mk_not(terms.mk_and(
-                                          tg.hit, terms.mk_not(terms.mk_eq(cell_i64(tg), terms.mk_bv(64, 0))))));
-          for (const Target& tg : tgs) cell_write(tg, terms.mk_and(at, free), kI64, terms.mk_bv(64, t + 1));
-          if (in.lhs != ir::kNoLocal)
-            lw[t][in.lhs].push_back({at, convert(kI64, th.locals[in.lhs].type,
-                                                 terms.mk_ite(free, terms.mk_bv(64, 0), terms.mk_bv(64, 16)))});
+          Term free = trylock_free(tid, i, k);
+          for (const Target& tg : sync_targets()) cell_write(tg, terms.mk_and(at, free), kI64, terms.mk_bv(64, t + 1));
           break;
         }
         case InstrKind::Unlock:
@@ -310,8 +319,6 @@ void Engine::add_transition(unsigned k) {
               lw[u][uth.param].push_back({gj, convert(in.b->type, uth.locals[uth.param].type, arg)});
             for (const Target& tg : handle_tgs) cell_write(tg, gj, kI64, terms.mk_bv(64, u));
           }
-          lw[t][in.lhs].push_back({at, convert(kU64, ct, terms.mk_bv_binary(Kind::BvAdd, counter64,
-                                                                               terms.mk_bv(64, 1)))});
           break;
         }
         case InstrKind::ThreadJoin: {
@@ -337,9 +344,6 @@ void Engine::add_transition(unsigned k) {
         case InstrKind::Malloc:
           live_w[in.obj].push_back({at, terms.mk_true()});
           alloc_w[in.obj].push_back({at, terms.mk_true()});
-          if (in.lhs != ir::kNoLocal)
-            lw[t][in.lhs].push_back({at, convert(ir::Type::pointer(), th.locals[in.lhs].type,
-                                                 mk_ptr(obj_const(in.obj), terms.mk_bv(32, 0)))});
           break;
         case InstrKind::Free: {
           Term p = encode(tid, in.a, k);
@@ -361,7 +365,15 @@ void Engine::add_transition(unsigned k) {
       }
       next_pc = terms.mk_ite(terms.mk_eq(s.pc[t], terms.mk_bv(pc_bits[t], i)), succ, next_pc);
     }
-    pc_w[t].push_back({f.selected[t], next_pc});
+    if (!tx) {
+      pc_w[t].push_back({f.selected[t], next_pc});
+      continue;
+    }
+    for (const TxExit& x : f.exits[t]) {  // mutually exclusive: one path per transaction
+      Term g = terms.mk_and(f.selected[t], x.guard);
+      pc_w[t].push_back({g, terms.mk_bv(pc_bits[t], x.target)});
+      for (const auto& [l, v] : x.locals) lw[t][l].push_back({g, v});
+    }
   }
 
   // V^{k+1}: one frame condition per state variable.
@@ -390,6 +402,43 @@ void Engine::add_transition(unsigned k) {
   if (!atomic_w.empty()) nx.atomic = fold(s.atomic, atomic_w);
   if (!term_w.empty()) nx.terminated = fold(s.terminated, term_w);
   states.push_back(std::move(nx));
+}
+
+std::optional<std::pair<ir::LocalId, Term>> Engine::own_write(ir::ThreadId t, std::uint32_t i, unsigned k) {
+  const auto& th = tm.threads[t];
+  const ir::Instr& in = th.code[i];
+  if (in.lhs == ir::kNoLocal) return std::nullopt;
+  const ir::Type ty = th.locals[in.lhs].type;
+  switch (in.kind) {
+    case InstrKind::Assign:
+      return std::pair{in.lhs, convert(in.a->type, ty, encode(t, in.a, k))};
+    case InstrKind::Havoc: {
+      const Frame& f = frames[k];
+      if (ty.is_ptr()) return std::pair{in.lhs, f.havoc_ptr};
+      if (ty.is_bool()) return std::pair{in.lhs, terms.mk_eq(terms.mk_extract(f.havoc_int, 0, 0), terms.mk_bv(1, 1))};
+      return std::pair{in.lhs, terms.mk_extract(f.havoc_int, ty.width - 1, 0)};
+    }
+    case InstrKind::TryLock:
+      return std::pair{in.lhs, convert(kI64, ty, terms.mk_ite(trylock_free(t, i, k), terms.mk_bv(64, 0),
+                                                              terms.mk_bv(64, 16)))};
+    case InstrKind::ThreadCreate: {
+      Term counter64 = convert(ty, kU64, states[k].locals[t][in.lhs]);
+      return std::pair{in.lhs, convert(kU64, ty, terms.mk_bv_binary(Kind::BvAdd, counter64, terms.mk_bv(64, 1)))};
+    }
+    case InstrKind::Malloc:
+      return std::pair{in.lhs, convert(ir::Type::pointer(), ty, mk_ptr(obj_const(in.obj), terms.mk_bv(32, 0)))};
+    default:
+      return std::nullopt;
+  }
+}
+
+Term Engine::trylock_free(ir::ThreadId t, std::uint32_t i, unsigned k) {
+  const ir::Instr& in = tm.threads[t].code[i];
+  Term free = terms.mk_true();
+  for (const Target& tg : targets(encode(t, in.a, k), candidates(in.a), states[k]))
+    free = terms.mk_and(free, terms.mk_not(terms.mk_and(
+                                  tg.hit, terms.mk_not(terms.mk_eq(sync_read(tg, states[k]), terms.mk_bv(64, 0))))));
+  return free;
 }
 
 }  // namespace siren::encoder

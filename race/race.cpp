@@ -86,6 +86,8 @@ class RaceSession {
   std::unique_ptr<solvers::DecisionProcedure> dp_;
   std::unique_ptr<reduction::SchedulerConstraints> sch_;
   std::unique_ptr<Engine> e_;
+  std::optional<ir::Transactions> tx_;  // the engine's transactions (transaction frames)
+  std::string stats_granularity_ = "instruction";
   clock::time_point start_ = clock::now();
 };
 
@@ -175,26 +177,8 @@ void RaceSession::extract(unsigned k, const RaceQuery& q, RaceAnswer& ans) {
       if (o.cells[c].init_nondet) initial.push_back(e.model_value(e.nondet_init[o.id][c], o.cells[c].type));
   }
   std::vector<ir::Step> schedule;
-  for (unsigned j = 0; j < k; ++j) {
-    ir::Step st;
-    st.thread = static_cast<ir::ThreadId>(e.dp.value(e.frames[j].sel));
-    if (st.thread >= tm_.threads.size()) return internal(fmt::format("step {}: thread {} out of range", j + 1, st.thread));
-    const auto& th = tm_.threads[st.thread];
-    const auto pc = static_cast<std::uint32_t>(e.dp.value(e.states[j].pc[st.thread]));
-    if (pc >= th.code.size()) return internal(fmt::format("step {}: pc {} out of range", j + 1, pc));
-    const ir::Instr& in = th.code[pc];
-    if (in.kind == ir::InstrKind::Havoc) {
-      const ir::Type ty = th.locals[in.lhs].type;
-      if (ty.is_ptr()) st.nondet.push_back(e.model_value(e.frames[j].havoc_ptr, ty));
-      else if (ty.is_bool()) st.nondet.push_back(ir::Value{e.dp.value(e.frames[j].havoc_int) & 1, 0});
-      else st.nondet.push_back(ir::Value{ir::normalize(ty, e.dp.value(e.frames[j].havoc_int)), 0});
-    } else if (in.kind == ir::InstrKind::Malloc) {
-      const ir::Object& o = tm_.objects[in.obj];
-      for (std::size_t c = 0; c < o.cells.size(); ++c)
-        if (o.cells[c].init_nondet) st.nondet.push_back(e.model_value(e.nondet_init[o.id][c], o.cells[c].type));
-    }
-    schedule.push_back(std::move(st));
-  }
+  std::string why;
+  if (!e.schedule_of(k, schedule, why)) return internal(why);
 
   // Replay step by step (trace rows come from the replay, never from the model).
   ir::Interpreter interp(tm_);
@@ -298,6 +282,7 @@ void RaceSession::run(const std::vector<RaceQuery>& qs,
     if (!stats || !dp_) return;
     const auto st = dp_->stats();
     stats->frames = e_ ? static_cast<unsigned>(e_->states.size() - 1) : 0;
+    stats->granularity = stats_granularity_;
     stats->vars = st.vars;
     stats->clauses = st.clauses;
     stats->solve_calls = st.solve_calls;
@@ -329,6 +314,21 @@ void RaceSession::run(const std::vector<RaceQuery>& qs,
   Engine& e = *e_;
   auto& T = *terms_;
   e.absorbing_idle = false;
+  // Transaction frames when asked for and every queried location starts a transaction (a
+  // race query's accesses always do: they are visible); else instruction frames.
+  if (co.granularity != "instruction" && ir::granularity_known(co.granularity)) {
+    auto& tx = tx_;
+    tx.emplace(tm_, ir::transaction_options(co.granularity));
+    bool all_boundaries = true;
+    for (const RaceQuery& q : qs) {
+      for (const ControlTarget& c : q.control)
+        for (std::uint32_t pc : c.pcs) all_boundaries = all_boundaries && tx->boundary(c.thread, pc);
+      for (const auto* side : {&q.first, &q.second})
+        for (const RaceAccess& a : *side) all_boundaries = all_boundaries && tx->boundary(a.thread, a.pc);
+    }
+    if (all_boundaries) e.tx = &*tx;
+    stats_granularity_ = all_boundaries ? co.granularity : "instruction";
+  }
   e.make_initial_state();
 
   std::optional<std::string> other;

@@ -52,6 +52,11 @@ struct CheckArgs {
 // while time is left, up to this many threads.
 constexpr unsigned kMaxAutoThreads = 32;
 
+// What --bound counts: instructions ("steps") or transactions (--granularity).
+const char* bound_unit(const check::CheckResult& r) {
+  return r.stats.granularity == "transaction" ? "transactions" : "steps";
+}
+
 std::string verdict_line(const check::CheckResult& r) {
   switch (r.verdict) {
     case check::Verdict::Unsafe: return "VERIFICATION RESULT: UNSAFE";
@@ -59,12 +64,12 @@ std::string verdict_line(const check::CheckResult& r) {
       if (r.engine == "explicit")
         return fmt::format("VERIFICATION RESULT: SAFE (explicit-state search: all {} reachable states visited)",
                            r.stats.states);
-      return fmt::format("VERIFICATION RESULT: SAFE (every execution ends within {} steps)", r.bound);
+      return fmt::format("VERIFICATION RESULT: SAFE (every execution ends within {} {})", r.bound, bound_unit(r));
     case check::Verdict::SafeUpToBound:
       return fmt::format(
-          "VERIFICATION RESULT: SAFE up to bound {} (no violation in executions of at most {} steps; "
+          "VERIFICATION RESULT: SAFE up to bound {} (no violation in executions of at most {} {}; "
           "not a proof)",
-          r.bound, r.bound);
+          r.bound, r.bound, bound_unit(r));
     case check::Verdict::Unknown: return "VERIFICATION RESULT: UNKNOWN: " + r.reason;
   }
   return "";
@@ -90,6 +95,8 @@ void print_json(const check::CheckResult& r, const std::vector<std::string>& war
   j["engine"] = r.engine;
   j["trace"] = trace_json(r.trace);
   j["stats"] = {{"frames", r.stats.frames},
+                {"granularity", r.stats.granularity},
+                {"instructions", r.trace.size()},
                 {"vars", r.stats.vars},
                 {"clauses", r.stats.clauses},
                 {"solve_seconds", r.stats.solve_seconds},
@@ -194,7 +201,7 @@ int run_reach(const ir::ThreadModel& tm, const CheckArgs& a, const check::CheckO
     j["reason"] = r.reason;
     j["engine"] = "bmc";
     j["trace"] = trace_json(r.trace);
-    j["stats"] = {{"frames", stats.frames}, {"vars", stats.vars}, {"clauses", stats.clauses},
+    j["stats"] = {{"frames", stats.frames}, {"granularity", stats.granularity}, {"vars", stats.vars}, {"clauses", stats.clauses},
                   {"solve_seconds", stats.solve_seconds}, {"total_seconds", stats.total_seconds},
                   {"peak_rss_mb", stats.peak_rss_mb}};
     std::printf("%s\n", j.dump(2).c_str());
@@ -320,6 +327,7 @@ void add_check_command(CLI::App& app, int& exit_code) {
                   "explicit: explicit-state search only")
       ->check(CLI::IsMember(check::engine_names()))
       ->capture_default_str();
+  add_granularity_option(cmd, args->options.granularity);
   cmd->add_flag("--count-schedules", args->count_schedules,
                 "Instead of checking: count the complete schedules (up to the bound) the encoded scheduler "
                 "admits under the reduction, by enumeration (small programs without nondet only); --json adds "

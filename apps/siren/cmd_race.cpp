@@ -25,6 +25,7 @@ struct RaceArgs {
   unsigned bound = check::CheckOptions{}.bound;
   FrontArgs front;
   std::string reduction = "sir";
+  std::string granularity = "instruction";
   std::string solver = "cadical";
   double timeout = 0;
   unsigned memory = 0;
@@ -67,6 +68,7 @@ void print_json(const race::RaceAnswer& r, const check::CheckStats& st) {
   if (r.verdict == check::Verdict::Unsafe)
     j["race"] = {{"first", race_end_json(r.first)}, {"second", race_end_json(r.second)}};
   j["stats"] = {{"frames", st.frames},
+                {"granularity", st.granularity},
                 {"vars", st.vars},
                 {"clauses", st.clauses},
                 {"solve_seconds", st.solve_seconds},
@@ -92,6 +94,7 @@ int run_race(const RaceArgs& a) {
       check::CheckOptions co;
       co.bound = a.bound;
       co.reduction = a.reduction;
+      co.granularity = a.granularity;
       co.solver = a.solver;
       if (a.timeout > 0)
         co.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -148,6 +151,7 @@ void add_race_command(CLI::App& app, int& exit_code) {
   cmd->add_option("file", args->file, "C source file")->required();
   add_bound_option(cmd, args->bound);
   add_race_reduction_option(cmd, args->reduction);
+  add_granularity_option(cmd, args->granularity);
   cmd->add_option("--solver", args->solver, "Solver: cadical (default)")->check(CLI::IsMember({"cadical"}));
   cmd->add_option("--timeout", args->timeout, "Give up after SEC seconds of wall-clock time: UNKNOWN")
       ->check(CLI::PositiveNumber);

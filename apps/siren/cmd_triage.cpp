@@ -39,6 +39,7 @@ struct TriageArgs {
   unsigned memory = 0;
   bool quiet = false;
   std::string reduction = "sir";
+  std::string granularity = "instruction";
 };
 
 nlohmann::ordered_json loc_json(const race::SrcLoc& l) {
@@ -124,6 +125,7 @@ int run_triage(const TriageArgs& a) {
     lo.jobs = a.jobs;
     lo.run.check.bound = a.bound;
     lo.run.check.reduction = a.reduction;
+    lo.run.check.granularity = a.granularity;
     lo.run.query_timeout = a.timeout;
     if (a.total_timeout > 0)
       lo.run.check.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -210,6 +212,7 @@ void add_triage_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--jobs,-j", args->jobs, "Worker processes (default 1)")->check(CLI::Range(1u, 256u));
   add_bound_option(cmd, args->bound);
   add_race_reduction_option(cmd, args->reduction);
+  add_granularity_option(cmd, args->granularity);
   cmd->add_option("--timeout", args->timeout, "Solving time per warning in seconds: UNKNOWN after (default: none)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--total-timeout", args->total_timeout, "Wall-clock limit of the whole run in seconds")

@@ -45,6 +45,15 @@ void add_bound_option(CLI::App* cmd, unsigned& bound) {
       ->capture_default_str();
 }
 
+void add_granularity_option(CLI::App* cmd, std::string& granularity) {
+  cmd->add_option("--granularity", granularity,
+                  "BMC step granularity: instruction (one frame = one instruction of one thread) or "
+                  "transaction (one frame = one visible instruction of one thread and the local steps after "
+                  "it; --bound then counts transactions)")
+      ->check(CLI::IsMember({"instruction", "transaction"}))
+      ->capture_default_str();
+}
+
 void add_race_reduction_option(CLI::App* cmd, std::string& reduction) {
   cmd->add_option("--reduction", reduction,
                   "Scheduler reduction: none, mpor (monotonic partial order reduction; it "

@@ -34,6 +34,8 @@ void add_data_model_options(CLI::App* cmd, bool& ilp32);
 void add_bound_option(CLI::App* cmd, unsigned& bound);
 
 /// --reduction none|mpor|sir for the race queries (race, triage).
+/// --granularity (check::CheckOptions::granularity).
+void add_granularity_option(CLI::App* cmd, std::string& granularity);
 void add_race_reduction_option(CLI::App* cmd, std::string& reduction);
 
 struct LoadedModel {

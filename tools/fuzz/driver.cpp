@@ -9,6 +9,7 @@
 #include "native/native.hpp"
 #include "ir/thread_model.hpp"
 #include "ir/validator.hpp"
+#include "ir/transactions.hpp"
 #include "reduction/scheduler_constraints.hpp"
 
 #include <fmt/format.h>
@@ -347,10 +348,12 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
 
   // The reference for race configurations: race checking without a reduction.
   std::optional<race::RaceAnswer> race_base;
-  auto race_under = [&](const std::string& reduction) {
+  const bool tx = o.granularity != "instruction";
+  auto race_under = [&](const std::string& reduction, const std::string& granularity) {
     check::CheckOptions co;
     co.bound = o.bound;
     co.reduction = reduction;
+    co.granularity = granularity;
     if (o.check_timeout > 0)
       co.deadline = clock_type::now() + std::chrono::duration_cast<clock_type::duration>(
                                             std::chrono::duration<double>(o.check_timeout));
@@ -371,15 +374,21 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
         std::shuffle(states.begin(), states.end(), pick);
         states.resize(o.reach_samples);
       }
+      std::optional<ir::Transactions> txs;
+      if (tx) txs.emplace(tm, ir::transaction_options(o.granularity));
       std::vector<race::RaceQuery> qs;
       for (const explicit_state::ControlState* cs : states) {
         race::RaceQuery q;
         q.control = race::control_targets(tm, *cs);
+        if (txs && std::any_of(q.control.begin(), q.control.end(),
+                               [&](const race::ControlTarget& c) { return !txs->boundary(c.thread, c.pcs[0]); }))
+          continue;  // not a state between transactions
         if (!q.control.empty()) qs.push_back(std::move(q));
       }
       race::RaceRunOptions ro;
       ro.check.bound = o.bound;
       ro.check.reduction = c.reduction;
+      ro.check.granularity = o.granularity;
       if (o.check_timeout > 0)
         ro.check.deadline = clock_type::now() + std::chrono::duration_cast<clock_type::duration>(
                                                     std::chrono::duration<double>(o.check_timeout));
@@ -413,7 +422,7 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
     }
     if (c.engine == "native") {
       const std::string why = native_compare(p, tm, ex, [&]() -> const race::RaceAnswer& {
-        if (!race_base) race_base = race_under("none");
+        if (!race_base) race_base = race_under("none", "instruction");
         return *race_base;
       }, o, rr);
       cr.result.verdict = check::Verdict::Safe;
@@ -430,8 +439,8 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
       continue;
     }
     if (c.engine == "race") {
-      if (!race_base) race_base = race_under("none");
-      const race::RaceAnswer a = race_under(c.reduction);
+      if (!race_base) race_base = race_under("none", "instruction");
+      const race::RaceAnswer a = race_under(c.reduction, o.granularity);
       cr.result.verdict = a.verdict;
       cr.result.reason = a.reason;
       cr.result.internal_error = a.internal_error || race_base->internal_error;
@@ -442,7 +451,10 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
       std::string why;
       if (cr.result.internal_error) why = "internal error: " + (a.internal_error ? a.reason : race_base->reason);
       else if (base_race && got_none) why = "missed the race on " + race_base->first.variable + " that race --reduction none finds";
-      else if (base_none && got_race) why = "a race on " + a.first.variable + " that race --reduction none does not find";
+      // Transactions reach further than K instructions: a (replayed) race beyond them is real.
+      else if (base_none && got_race && !(tx && race_base->verdict == check::Verdict::SafeUpToBound &&
+                                          a.trace.size() >= o.bound))
+        why = "a race on " + a.first.variable + " that race --reduction none does not find";
       if (!why.empty()) {
         cr.agrees = false;
         cr.why = fmt::format("race --reduction none {}, {} {}: {}", check::verdict_name(race_base->verdict), c.str(),
@@ -467,6 +479,7 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
     co.bound = o.bound;
     co.reduction = c.reduction;
     co.solver = c.solver;
+    if (c.engine == "bmc") co.granularity = o.granularity;
     if (o.check_timeout > 0)
       co.deadline = clock_type::now() + std::chrono::duration_cast<clock_type::duration>(
                                             std::chrono::duration<double>(o.check_timeout));
@@ -498,7 +511,8 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
           // BMC: the explorer's BFS trace is a shortest one; the checker's may be longer (it
           // asks the property at some depths only), never shorter, and never beyond the bound.
           // (The explicit engine's depth-first traces have no such bounds.)
-          else if (!unbounded_engine && (r.trace.size() < ex.error_trace.size() || r.trace.size() > o.bound))
+          // (Transaction frames: K transactions may hold more than K instructions.)
+          else if (!unbounded_engine && (r.trace.size() < ex.error_trace.size() || (!tx && r.trace.size() > o.bound)))
             fail(fmt::format("counterexample of {} steps, the shortest has {}", r.trace.size(),
                              ex.error_trace.size()));
           break;
@@ -508,6 +522,18 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
           else if (unbounded_engine && r.verdict != check::Verdict::Safe) fail("no proof");
           break;
         case explicit_state::ExploreVerdict::SafeUpToBound:
+          if (tx && !unbounded_engine && r.verdict != check::Verdict::SafeUpToBound) {
+            // Transaction frames see beyond K instructions: a violation found there is real
+            // (replayed) but must have more than K steps, and the explorer without a bound
+            // must not contradict the verdict.
+            const auto& u = unbounded_oracle();
+            if (r.verdict == check::Verdict::Unsafe && r.trace.size() <= o.bound) fail("spurious violation");
+            else if (r.verdict == check::Verdict::Unsafe && u.verdict == explicit_state::ExploreVerdict::Safe)
+              fail("spurious violation (the unbounded explorer proves the program safe)");
+            else if (r.verdict == check::Verdict::Safe && u.verdict == explicit_state::ExploreVerdict::Unsafe)
+              fail("claims SAFE, the unbounded explorer finds a violation");
+            break;
+          }
           if (r.verdict == check::Verdict::Unsafe) fail("spurious violation");
           // A state at depth K can still move: an execution of K+1 steps exists.
           else if (r.verdict == check::Verdict::Safe) fail("claims every execution ends within the bound");

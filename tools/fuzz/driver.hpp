@@ -56,6 +56,11 @@ struct DriverOptions {
   /// Test-only: translate with frontend::FrontendOptions::test_drop_pointer_initialisers (a
   /// deliberately broken front end the native oracle must catch).
   bool broken_frontend = false;
+  /// The BMC's step granularity for the bmc, race and reach configurations under test
+  /// (check::CheckOptions::granularity; the TEST ONLY "test-merge-visible" too). The
+  /// references stay instruction-granular: the explorer, and race --reduction none. With
+  /// transactions, `reach` asks only the control states where every thread is at a boundary.
+  std::string granularity = "instruction";
 };
 
 /// generate() plus the verdict steering (driver.cpp): for a share of the free-form seeds,

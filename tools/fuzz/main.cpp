@@ -61,6 +61,11 @@ int main(int argc, char** argv) {
   app.add_option("--test-race-reduction", test_race_reductions,
                  "Compare only race checking under this reduction (e.g. the test-only test-broken) with race "
                  "checking without one");
+  app.add_option("--granularity", o.granularity,
+                 "BMC step granularity of the bmc, race and reach configurations: instruction, transaction, or "
+                 "the test-only test-merge-visible (a deliberately wrong transaction boundary; with "
+                 "--expect-disagreements it shows the oracles catch it)")
+      ->check(CLI::IsMember({"instruction", "transaction", "test-merge-visible"}));
   std::string solvers_filter;
   app.add_option("--solvers", solvers_filter,
                  "Comma-separated solvers to use (default: every available one)");

@@ -1,0 +1,221 @@
+// Transaction frames (ir/transactions.hpp; DESIGN.md Part C, "Step granularity"): frame k runs
+// one whole transaction of the selected thread. Its first instruction is encoded as in an
+// instruction frame (transition.cpp: guards, errors, and every write but the thread's own
+// locals and pc); the rest of the transaction consists of local steps, which read and write
+// only the thread's locals. They are symbolically executed here, once per frame and thread,
+// over the DAG of the thread's non-boundary instructions: every instruction gets a path
+// guard (the disjunction of its incoming edges) and the thread's locals on entry (an ITE over
+// the incoming edges where they differ, kept as an overlay of V^k). An edge into a boundary
+// (or the thread's end) is an exit; the exits write pc^{k+1} and the thread's locals.
+//
+// Guards do not mention sel^k: they say what the transaction would do if its thread were
+// selected, which is what the errors of the frame need (bad^k: "the next transaction of some
+// thread fails an assertion"). A transaction whose path meets a false Assume or a failing
+// Assert stops there: an exit to that pc, which is no boundary; the thread never moves again
+// (its next transaction would start with that blocked step), but its first instruction, which
+// other threads may see, happened.
+#include "encoder/engine.hpp"
+#include "ir/cfg.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace siren::encoder {
+
+using solvers::Kind;
+using ir::InstrKind;
+
+namespace {
+std::vector<std::uint32_t> next_pcs(const std::vector<ir::Instr>& code, std::uint32_t pc) {
+  if (code[pc].kind == InstrKind::Abort) return {pc};  // the program ended: the thread stays
+  return ir::successors(code, pc);
+}
+
+void set_local(LocalOverlay& ov, ir::LocalId l, Term v) {
+  auto it = std::lower_bound(ov.begin(), ov.end(), l, [](const auto& p, ir::LocalId x) { return p.first < x; });
+  if (it != ov.end() && it->first == l) it->second = v;
+  else ov.insert(it, {l, v});
+}
+
+struct Incoming {
+  Term guard;
+  LocalOverlay locals;
+};
+}  // namespace
+
+const std::vector<std::uint32_t>& Engine::tx_targets(ir::ThreadId t, std::uint32_t b) {
+  if (tx_targets_.empty()) tx_targets_.resize(tm.threads.size());
+  auto [it, fresh] = tx_targets_[t].try_emplace(b);
+  if (!fresh) return it->second;
+  const auto& code = tm.threads[t].code;
+  std::vector<char> seen(code.size() + 1, 0);
+  std::vector<std::uint32_t> stack{b}, out;
+  seen[b] = 1;
+  while (!stack.empty()) {
+    const std::uint32_t v = stack.back();
+    stack.pop_back();
+    // A blocking local step after the first instruction is where the transaction may stop.
+    if (v != b && (code[v].kind == InstrKind::Assume || code[v].kind == InstrKind::Assert))
+      out.push_back(v);
+    for (std::uint32_t w : next_pcs(code, v)) {
+      if (seen[w]) {
+        if (w == b && tx->boundary(t, w)) out.push_back(w);
+        continue;
+      }
+      seen[w] = 1;
+      if (tx->boundary(t, w)) out.push_back(w);
+      else stack.push_back(w);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  it->second = std::move(out);
+  return it->second;
+}
+
+void Engine::encode_transactions(unsigned k, ir::ThreadId t, const std::vector<FirstStep>& firsts,
+                                 std::vector<Term>& bad_property, std::vector<Term>& bad_other) {
+  const auto& th = tm.threads[t];
+  const auto size = static_cast<std::uint32_t>(th.code.size());
+  Frame& fr = frames[k];
+  if (tx_order_.empty()) {
+    // Non-boundaries in an order every edge between them respects (reverse post-order of a
+    // depth-first search; the edges between non-boundaries form a DAG).
+    tx_order_.resize(tm.threads.size());
+    for (ir::ThreadId u = 0; u < tm.threads.size(); ++u) {
+      const auto& code = tm.threads[u].code;
+      std::vector<char> seen(code.size(), 0);
+      std::vector<std::uint32_t> post;
+      for (std::uint32_t root = 0; root < code.size(); ++root) {
+        if (seen[root] || tx->boundary(u, root)) continue;
+        std::vector<std::pair<std::uint32_t, std::size_t>> stack{{root, 0}};
+        seen[root] = 1;
+        while (!stack.empty()) {
+          const std::uint32_t v = stack.back().first;
+          const auto succ = next_pcs(code, v);
+          if (stack.back().second == succ.size()) {
+            post.push_back(v);
+            stack.pop_back();
+            continue;
+          }
+          const std::uint32_t w = succ[stack.back().second++];
+          if (w >= code.size() || tx->boundary(u, w) || seen[w]) continue;
+          seen[w] = 1;
+          stack.push_back({w, 0});
+        }
+      }
+      std::reverse(post.begin(), post.end());
+      tx_order_[u] = std::move(post);
+    }
+  }
+
+  std::unordered_map<std::uint32_t, std::vector<Incoming>> in;  // non-boundary pc -> edges into it
+  auto edge = [&](std::uint32_t to, Term guard, const LocalOverlay& locals) {
+    if (guard == terms.mk_false()) return;
+    if (to >= size || tx->boundary(t, to)) fr.exits[t].push_back({guard, to, locals});
+    else in[to].push_back({guard, locals});
+  };
+  // A transaction that stops at a blocking local step (a false Assume, a failing Assert) still
+  // did its first instruction, which other threads may see (a create, a store): the thread
+  // stays at the blocking step (not a boundary), where it can never move again.
+  auto stuck = [&](std::uint32_t at, Term guard, const LocalOverlay& locals) {
+    if (guard != terms.mk_false()) fr.exits[t].push_back({guard, at, locals});
+  };
+  // A Goto's edges (the other instructions have one successor each).
+  auto branch = [&](const ir::Instr& ins, std::uint32_t pc, Term guard, const LocalOverlay& locals, Term cond) {
+    if (ir::always_taken(ins)) return edge(ins.target, guard, locals);
+    edge(ins.target, terms.mk_and(guard, cond), locals);
+    edge(pc + 1, terms.mk_and(guard, terms.mk_not(cond)), locals);
+  };
+
+  // First instructions: as in an instruction frame, over V^k.
+  for (const FirstStep& f : firsts) {
+    const ir::Instr& ins = th.code[f.pc];
+    LocalOverlay locals;
+    if (auto w = own_write(t, f.pc, k)) locals.push_back(*w);
+    if (ins.kind == InstrKind::Goto) {
+      branch(ins, f.pc, f.ok, locals, ins.a ? encode(t, ins.a, k) : terms.mk_true());
+    } else {
+      for (std::uint32_t to : next_pcs(th.code, f.pc)) edge(to, f.ok, locals);
+    }
+  }
+
+  // The rest: local steps, in an order that respects the edges.
+  for (std::uint32_t pc : tx_order_[t]) {
+    auto it = in.find(pc);
+    if (it == in.end()) continue;
+    std::vector<Incoming> inc = std::move(it->second);
+    in.erase(it);
+    // Path guard and locals on entry.
+    std::vector<Term> gs;
+    for (const Incoming& e : inc) gs.push_back(e.guard);
+    Term guard = terms.mk_or(gs);
+    LocalOverlay locals;
+    if (inc.size() == 1) {
+      locals = std::move(inc[0].locals);
+    } else {
+      std::vector<ir::LocalId> keys;
+      for (const Incoming& e : inc)
+        for (const auto& p : e.locals) keys.push_back(p.first);
+      std::sort(keys.begin(), keys.end());
+      keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+      for (ir::LocalId l : keys) {
+        auto value_in = [&](const Incoming& e) {
+          auto f = std::lower_bound(e.locals.begin(), e.locals.end(), l,
+                                    [](const auto& p, ir::LocalId x) { return p.first < x; });
+          return f != e.locals.end() && f->first == l ? f->second : states[k].locals[t][l];
+        };
+        Term v = value_in(inc.back());
+        for (std::size_t j = inc.size() - 1; j-- > 0;) v = terms.mk_ite(inc[j].guard, value_in(inc[j]), v);
+        locals.push_back({l, v});
+      }
+    }
+    const ir::Instr& ins = th.code[pc];
+    std::unordered_map<ir::ExprRef, Term> cache;
+    auto enc = [&](ir::ExprRef e) { return encode_in(t, e, k, locals, cache); };
+    TxNode node{pc, guard, nullptr};
+    Term next = guard;
+    switch (ins.kind) {
+      case InstrKind::Assign:
+        set_local(locals, ins.lhs, convert(ins.a->type, th.locals[ins.lhs].type, enc(ins.a)));
+        break;
+      case InstrKind::Havoc: {
+        const ir::Type ty = th.locals[ins.lhs].type;
+        const std::string name = "havoc@" + std::to_string(k) + "." + std::to_string(t) + "." + std::to_string(pc);
+        node.havoc = terms.mk_var(sort_of(ty), name);
+        if (ty.is_ptr()) constrain_pointer_input(node.havoc);
+        set_local(locals, ins.lhs, node.havoc);
+        break;
+      }
+      case InstrKind::Assume: {
+        Term ok = enc(ins.a);
+        next = terms.mk_and(guard, ok);
+        stuck(pc, terms.mk_and(guard, terms.mk_not(ok)), locals);
+        break;
+      }
+      case InstrKind::Assert: {
+        Term ok = enc(ins.a);
+        Term err = terms.mk_and(guard, terms.mk_not(ok));
+        if (err != terms.mk_false()) {
+          (ins.assert_kind == ir::AssertKind::Property ? bad_property : bad_other).push_back(err);
+          fr.errors.push_back({t, pc, ins.assert_kind, ins.message, err});
+        }
+        next = terms.mk_and(guard, ok);
+        stuck(pc, err, locals);
+        break;
+      }
+      case InstrKind::Goto:
+      case InstrKind::Skip:
+        break;
+      default:
+        throw std::logic_error("transaction frames: instruction " + std::to_string(pc) + " of thread " +
+                               th.name + " is not a local step but no boundary");
+    }
+    fr.tail[t].push_back(node);
+    if (ins.kind == InstrKind::Goto) branch(ins, pc, next, locals, ins.a ? enc(ins.a) : terms.mk_true());
+    else
+      for (std::uint32_t to : next_pcs(th.code, pc)) edge(to, next, locals);
+  }
+}
+
+}  // namespace siren::encoder

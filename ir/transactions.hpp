@@ -1,0 +1,71 @@
+// Transactions of a thread model (DESIGN.md Part C, "Step granularity"; §B8.9): the step
+// granularity of the transaction-granular BMC. A *transaction* of thread t starts at one of
+// its boundary pcs, executes that instruction, and goes on through the instructions that are
+// not boundaries until it reaches a boundary again (not executed) or the thread's end.
+//
+// A boundary is
+//   - pc 0 (the thread's entry);
+//   - every *visible* instruction: anything but a local step (see local_step());
+//   - enough cut points that every cycle of the thread's code passes through a boundary (a
+//     loop whose body is all local steps ends its transaction at its head).
+//
+// A local step reads and writes only the thread's own locals, never memory, never blocks on
+// another thread: other threads' steps commute with it, so an interleaving that switches
+// threads only at boundaries reaches every state in which all threads are at boundaries, and
+// every error an instruction-granular interleaving reaches (an error in the middle of a
+// transaction is an error of that transaction's frame). A transaction therefore holds at
+// most one visible instruction, its first; a race query's accesses, which are visible, are
+// always the first instruction of their transactions. An Assume that fails (or an Assert
+// that fails) in the middle of a transaction stops the thread for good, since it reads locals
+// only: the transaction then ends there, at a pc that is no boundary, after its first
+// instruction (which other threads may see) has happened.
+//
+// One definition for every consumer: the BMC's frames (encoder/), the reductions see frames
+// start at boundaries only (reduction/), race queries and `--count-schedules` count
+// transactions.
+#pragma once
+
+#include "ir/thread_model.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace siren::ir {
+
+/// A local step: Assign, Havoc, Goto, Assume, Assert or Skip whose expressions read no memory
+/// (no Load, no ValidPtr): it reads and writes only locals of its thread.
+bool local_step(const Instr& in);
+
+struct TransactionOptions {
+  /// TEST ONLY: a deliberately wrong boundary. Every visible instruction that directly follows
+  /// a local step (pc - 1 is local, and pc is not a jump target) is merged into that step's
+  /// transaction instead of starting its own — a visible access merged into its predecessor.
+  /// Tests show that the random-program oracles catch it.
+  bool test_merge_visible = false;
+};
+
+/// Step granularities of the BMC by name (check::CheckOptions::granularity): "instruction"
+/// (no transactions), "transaction", and TEST ONLY "test-merge-visible" (transactions with
+/// TransactionOptions::test_merge_visible).
+bool granularity_known(const std::string& name);
+TransactionOptions transaction_options(const std::string& granularity);
+
+class Transactions {
+ public:
+  Transactions() = default;
+  Transactions(const ThreadModel& tm, const TransactionOptions& options = {});
+
+  /// Does a transaction of thread t start at pc (pc = code.size(), finished, counts)?
+  bool boundary(ThreadId t, std::uint32_t pc) const { return boundary_[t][pc] != 0; }
+  /// Number of boundary pcs of thread t (finished not counted).
+  std::size_t boundaries(ThreadId t) const;
+  /// Longest run of instructions one transaction of thread t can execute.
+  std::size_t longest(ThreadId t) const { return longest_[t]; }
+
+ private:
+  std::vector<std::vector<char>> boundary_;  // [thread][pc], pc = 0 .. code.size()
+  std::vector<std::size_t> longest_;
+};
+
+}  // namespace siren::ir

@@ -1,0 +1,284 @@
+// Transaction frames (ir/transactions.hpp, CheckOptions::granularity "transaction"): where
+// transactions start, the same verdicts as instruction frames, a bound that counts
+// transactions, errors in the middle of a transaction (replayed), and schedule counts.
+#include "check/check.hpp"
+#include "frontend/frontend.hpp"
+#include "ir/thread_model.hpp"
+#include "ir/transactions.hpp"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+
+using namespace siren;
+using check::Verdict;
+
+namespace {
+
+std::string temp_c(const std::string& src) {
+  static int counter = 0;
+  const auto dir = std::filesystem::temp_directory_path() / ("siren-tx-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto path = dir / ("prog" + std::to_string(counter++) + ".c");
+  std::ofstream(path) << src;
+  return path.string();
+}
+
+ir::ThreadModel model(const std::string& src) {
+  frontend::FrontendResult fr = frontend::translate_file(temp_c(src));
+  REQUIRE_MESSAGE(fr.status == frontend::FrontendStatus::Ok,
+                  (fr.diagnostics.empty() ? std::string("front end failed") : fr.diagnostics.front().str()));
+  return ir::build_thread_model(*fr.program, {});
+}
+
+check::CheckResult run(const ir::ThreadModel& tm, const std::string& granularity, unsigned bound,
+                       const std::string& reduction = "none", bool count = false) {
+  check::CheckOptions co;
+  co.engine = "bmc";
+  co.reduction = reduction;
+  co.bound = bound;
+  co.granularity = granularity;
+  co.count_schedules = count;
+  return check::check(tm, co);
+}
+
+const char* kPrelude =
+    "#include <pthread.h>\n"
+    "extern void reach_error(void);\n"
+    "extern int __VERIFIER_nondet_int(void);\n"
+    "extern void __VERIFIER_assume(int);\n";
+
+std::string prog(const std::string& body) { return std::string(kPrelude) + body; }
+
+}  // namespace
+
+TEST_CASE("transactions: visible instructions start transactions, local runs do not") {
+  const ir::ThreadModel tm = model(prog(R"(
+int x;
+void *t(void *a) {
+  int i = 0, s = 0;
+  s = s + x;
+  while (i < 3) { s = s + i; i = i + 1; }
+  x = s;
+  return 0;
+}
+int main(void) { pthread_t id; pthread_create(&id, 0, t, 0); return 0; })"));
+  const ir::Transactions tx(tm);
+  REQUIRE(tm.threads.size() == 2);
+  const auto& code = tm.threads[1].code;
+  std::size_t visible = 0, local = 0, local_boundaries = 0;
+  for (std::uint32_t pc = 0; pc < code.size(); ++pc) {
+    if (!ir::local_step(code[pc])) {
+      ++visible;
+      CHECK_MESSAGE(tx.boundary(1, pc), code[pc].text);
+    } else {
+      ++local;
+      local_boundaries += tx.boundary(1, pc) && pc != 0;
+    }
+  }
+  CHECK(tx.boundary(1, static_cast<std::uint32_t>(code.size())));  // finished
+  CHECK(visible >= 3);   // the load of x, x = s, the thread's exit
+  CHECK(local >= 5);     // the loop
+  // The local loop needs one cut point (its head); the rest of the local steps merge.
+  CHECK(local_boundaries == 1);
+  CHECK(tx.boundaries(1) < code.size());
+  CHECK(tx.longest(1) >= 3);
+  // The deliberately wrong variant merges a visible instruction into its predecessor.
+  ir::TransactionOptions broken;
+  broken.test_merge_visible = true;
+  const ir::Transactions bad(tm, broken);
+  std::size_t merged = 0;
+  for (std::uint32_t pc = 0; pc < code.size(); ++pc) merged += !ir::local_step(code[pc]) && !bad.boundary(1, pc);
+  CHECK(merged >= 1);
+}
+
+TEST_CASE("transaction frames: the verdicts of instruction frames") {
+  struct Case {
+    const char* name;
+    std::string src;
+    Verdict expected;
+  };
+  const std::vector<Case> cases{
+      {"lost update", prog(R"(
+int x = 0;
+void *t(void *a) { int tmp = x; x = tmp + 1; return 0; }
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, t, 0); pthread_create(&b, 0, t, 0);
+  pthread_join(a, 0); pthread_join(b, 0);
+  if (x != 2) reach_error();
+  return 0;
+})"),
+       Verdict::Unsafe},
+      {"update under a mutex", prog(R"(
+int x = 0;
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+void *t(void *a) { pthread_mutex_lock(&m); int tmp = x; x = tmp + 1; pthread_mutex_unlock(&m); return 0; }
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, t, 0); pthread_create(&b, 0, t, 0);
+  pthread_join(a, 0); pthread_join(b, 0);
+  if (x != 2) reach_error();
+  return 0;
+})"),
+       Verdict::Safe},
+      {"assume prunes", prog(R"(
+int main(void) {
+  int x = __VERIFIER_nondet_int();
+  __VERIFIER_assume(x > 5);
+  if (x < 3) reach_error();
+  return 0;
+})"),
+       Verdict::Safe},
+      {"nondet reaches", prog(R"(
+int main(void) {
+  int x = __VERIFIER_nondet_int();
+  int y = __VERIFIER_nondet_int();
+  __VERIFIER_assume(x > 5);
+  if (x + y == 1000) reach_error();
+  return 0;
+})"),
+       Verdict::Unsafe},
+      {"atomic functions", prog(R"(
+int x = 0;
+void __VERIFIER_atomic_inc(void) { int t = x; x = t + 1; }
+void *t(void *a) { __VERIFIER_atomic_inc(); return 0; }
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, t, 0); pthread_create(&b, 0, t, 0);
+  pthread_join(a, 0); pthread_join(b, 0);
+  if (x != 2) reach_error();
+  return 0;
+})"),
+       Verdict::Safe},
+      {"join passes the return value", prog(R"(
+void *t(void *arg) { long v = (long)arg; return (void *)(v + 1); }
+int main(void) {
+  pthread_t id; void *ret;
+  pthread_create(&id, 0, t, (void *)41);
+  pthread_join(id, &ret);
+  if ((long)ret == 42) reach_error();
+  return 0;
+})"),
+       Verdict::Unsafe},
+      {"heap", R"(
+#include <pthread.h>
+#include <stdlib.h>
+extern void reach_error(void);
+struct msg { int ready; int data; };
+struct msg *box;
+void *producer(void *arg) { box->ready = 1; box->data = 42; return 0; }
+int main(void) {
+  pthread_t id;
+  box = (struct msg *)malloc(sizeof(struct msg));
+  box->ready = 0; box->data = 0;
+  pthread_create(&id, 0, producer, 0);
+  if (box->ready) { if (box->data != 42) reach_error(); }
+  return 0;
+})",
+       Verdict::Unsafe},
+      {"fig1", "", Verdict::Safe},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.name);
+    ir::ThreadModel tm;
+    if (c.src.empty()) {
+      frontend::FrontendResult fr = frontend::translate_file(SIREN_SHARED_DIR "/examples/fig1.c");
+      REQUIRE(fr.status == frontend::FrontendStatus::Ok);
+      tm = ir::build_thread_model(*fr.program, {});
+    } else {
+      tm = model(c.src);
+    }
+    for (const char* reduction : {"none", "mpor", "sir"}) {
+      CAPTURE(reduction);
+      const auto ins = run(tm, "instruction", 200, reduction);
+      const auto tx = run(tm, "transaction", 200, reduction);
+      CHECK_MESSAGE(ins.verdict == c.expected, ins.reason);
+      CHECK_MESSAGE(tx.verdict == c.expected, tx.reason);
+      CHECK_FALSE(tx.internal_error);
+      CHECK(tx.stats.granularity == "transaction");
+      if (c.expected == Verdict::Unsafe) {
+        CHECK(!tx.trace.empty());
+        CHECK(tx.bound == tx.trace.size());  // UNSAFE: the steps of the (replayed) trace
+      }
+      if (c.expected == Verdict::Safe) CHECK(tx.bound <= ins.bound);  // fewer frames to completeness
+    }
+  }
+}
+
+TEST_CASE("transaction frames: the bound counts transactions") {
+  // The violation needs ~40 instructions of local work in one thread before its write: out of
+  // reach of 20 instruction frames, within 20 transaction frames (a local loop's iteration is
+  // one transaction, everything else after a visible instruction joins it).
+  const ir::ThreadModel tm = model(prog(R"(
+int x;
+void *t(void *a) {
+  int s = 0, i;
+  for (i = 0; i < 6; i++) s = s + i * i;
+  x = s;
+  return 0;
+}
+int main(void) {
+  pthread_t id;
+  pthread_create(&id, 0, t, 0);
+  pthread_join(id, 0);
+  if (x == 55) reach_error();
+  return 0;
+})"));
+  const auto ins = run(tm, "instruction", 20);
+  CHECK_MESSAGE(ins.verdict == Verdict::SafeUpToBound, ins.reason);
+  const auto tx = run(tm, "transaction", 20);
+  REQUIRE_MESSAGE(tx.verdict == Verdict::Unsafe, tx.reason);
+  CHECK_FALSE(tx.internal_error);
+  CHECK(tx.trace.size() > 20);       // more instructions than frames
+  CHECK(tx.stats.frames <= 20);
+  const auto deep = run(tm, "instruction", 200);
+  CHECK(deep.verdict == Verdict::Unsafe);
+  CHECK(tx.trace.size() >= deep.trace.size());
+}
+
+TEST_CASE("transaction frames: an assertion in the middle of a transaction") {
+  // The failing check follows local steps after the load of x: its transaction's first
+  // instruction is the load; the error is reached inside the frame and replayed.
+  const ir::ThreadModel tm = model(prog(R"(
+int x;
+void *t(void *a) { x = 3; return 0; }
+int main(void) {
+  pthread_t id;
+  pthread_create(&id, 0, t, 0);
+  int v = x;
+  int w = v * 2;
+  int u = w + 1;
+  if (u == 7) reach_error();
+  return 0;
+})"));
+  const auto tx = run(tm, "transaction", 10);
+  REQUIRE_MESSAGE(tx.verdict == Verdict::Unsafe, tx.reason);
+  CHECK_FALSE(tx.internal_error);
+  CHECK(tx.stats.frames < tx.trace.size());
+}
+
+TEST_CASE("transaction frames: fewer schedules, and the reductions still reduce") {
+  const ir::ThreadModel tm = model(prog(R"(
+int x, y;
+void *t1(void *a) { int l = 1; l = l + 1; x = l; int m = y; m = m * 2; y = m; return 0; }
+void *t2(void *a) { int l = 5; l = l - 1; y = l; int m = x; m = m + 3; x = m; return 0; }
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, t1, 0);
+  pthread_create(&b, 0, t2, 0);
+  return 0;
+})"));
+  const auto ins = run(tm, "instruction", 60, "none", true);
+  const auto tx = run(tm, "transaction", 60, "none", true);
+  const auto tx_mpor = run(tm, "transaction", 60, "mpor", true);
+  REQUIRE(ins.schedules.has_value());
+  REQUIRE(tx.schedules.has_value());
+  REQUIRE(tx_mpor.schedules.has_value());
+  CHECK(*tx.schedules < *ins.schedules);
+  CHECK(*tx_mpor.schedules < *tx.schedules);
+  CHECK(*tx_mpor.schedules >= 1);
+}
