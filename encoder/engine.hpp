@@ -58,12 +58,18 @@ struct ErrorSite {
 /// of a state inside a transaction (ir/transactions.hpp), which writes nothing else after its
 /// first instruction.
 using LocalOverlay = std::vector<std::pair<ir::LocalId, Term>>;
+/// Values of memory cells that differ from V^k, keyed (object << 32 | cell), sorted: the
+/// memory a transaction has written so far (its first instruction's stores, and a merged
+/// atomic region's, ir/transactions.hpp).
+using CellOverlay = std::vector<std::pair<std::uint64_t, Term>>;
 
 /// Transaction frames: a way out of thread t's transaction to its next boundary.
 struct TxExit {
   Term guard = nullptr;  // Bool over V^k: thread t's transaction takes this way (as if selected)
   std::uint32_t target = 0;
   LocalOverlay locals;   // t's locals at the exit
+  CellOverlay cells;     // memory the transaction wrote
+  Term atomic = nullptr; // `atomic` at the exit when the transaction changed it
 };
 
 /// Transaction frames: an instruction after the first of a transaction of thread t.
@@ -111,7 +117,7 @@ class Engine {
   /// The same over V^k with thread t's locals as `locals` says (inside a transaction);
   /// `cache` belongs to that one state.
   Term encode_in(ir::ThreadId t, ir::ExprRef e, unsigned k, const LocalOverlay& locals,
-                 std::unordered_map<ir::ExprRef, Term>& cache);
+                 std::unordered_map<ir::ExprRef, Term>& cache, const CellOverlay* cells = nullptr);
   Term convert(ir::Type from, ir::Type to, Term v);
   Term mk_ptr(Term obj, Term off);
   Term ptr_obj(Term p);
@@ -129,7 +135,10 @@ class Engine {
   /// A synchronization cell read as a signed integer of its width, sign-extended to 64 bits
   /// (how the interpreter reads mutex / rwlock cells).
   Term sync_read(const Target& tg, const State& s);
-  Term load(ir::Type type, Term p, const std::vector<ir::ObjectId>& cands, const State& s);
+  Term load(ir::Type type, Term p, const std::vector<ir::ObjectId>& cands, const State& s,
+            const CellOverlay* cells = nullptr);
+  /// The value of cell (o, c): from `cells` if it holds one, else from s.
+  static Term cell_value(const State& s, const CellOverlay* cells, ir::ObjectId o, std::uint32_t c);
   /// Bool: offset `off` (32 bits) starts a cell of object `o` that an access of `bytes` bytes
   /// fits (ir::Cell::fits; 0: any size).
   Term cell_start(ir::ObjectId o, Term off, std::uint32_t bytes);

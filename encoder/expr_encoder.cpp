@@ -116,11 +116,21 @@ Term Engine::sync_read(const Target& tg, const State& s) {
   return terms.mk_sext(ptr_off(v), 64);
 }
 
-Term Engine::load(ir::Type type, Term p, const std::vector<ir::ObjectId>& cands, const State& s) {
+Term Engine::cell_value(const State& s, const CellOverlay* cells, ir::ObjectId o, std::uint32_t c) {
+  if (cells) {
+    const std::uint64_t key = (std::uint64_t{o} << 32) | c;
+    auto it = std::lower_bound(cells->begin(), cells->end(), key, [](const auto& p, std::uint64_t x) { return p.first < x; });
+    if (it != cells->end() && it->first == key) return it->second;
+  }
+  return s.cells[o][c];
+}
+
+Term Engine::load(ir::Type type, Term p, const std::vector<ir::ObjectId>& cands, const State& s,
+                  const CellOverlay* cells) {
   Term result = zero(type);
   for (const Target& tg : targets(p, cands, s)) {
     const ir::Cell& cell = tm.objects[tg.obj].cells[tg.cell];
-    result = terms.mk_ite(tg.hit, convert(cell.type, type, s.cells[tg.obj][tg.cell]), result);
+    result = terms.mk_ite(tg.hit, convert(cell.type, type, cell_value(s, cells, tg.obj, tg.cell)), result);
   }
   return result;
 }
@@ -185,10 +195,10 @@ Term Engine::encode(ir::ThreadId t, ir::ExprRef e, unsigned k) {
 }
 
 Term Engine::encode_in(ir::ThreadId t, ir::ExprRef e, unsigned k, const LocalOverlay& locals,
-                       std::unordered_map<ir::ExprRef, Term>& cache) {
+                       std::unordered_map<ir::ExprRef, Term>& cache, const CellOverlay* cells) {
   if (auto it = cache.find(e); it != cache.end()) return it->second;
   const State& s = states[k];
-  auto kid = [&](std::size_t i) { return encode_in(t, e->kids[i], k, locals, cache); };
+  auto kid = [&](std::size_t i) { return encode_in(t, e->kids[i], k, locals, cache, cells); };
   auto bin = [&](Kind kind) { return terms.mk_bv_binary(kind, kid(0), kid(1)); };
   Term r = nullptr;
   switch (e->op) {
@@ -243,7 +253,7 @@ Term Engine::encode_in(ir::ThreadId t, ir::ExprRef e, unsigned k, const LocalOve
       break;
     }
     case ir::Op::Load:
-      r = load(e->type, kid(0), candidates(e->kids[0]), s);
+      r = load(e->type, kid(0), candidates(e->kids[0]), s, cells);
       break;
     case ir::Op::Add: r = bin(Kind::BvAdd); break;
     case ir::Op::Sub: r = bin(Kind::BvSub); break;

@@ -1,12 +1,14 @@
 // Transaction frames (ir/transactions.hpp; DESIGN.md Part C, "Step granularity"): frame k runs
 // one whole transaction of the selected thread. Its first instruction is encoded as in an
 // instruction frame (transition.cpp: guards, errors, and every write but the thread's own
-// locals and pc); the rest of the transaction consists of local steps, which read and write
-// only the thread's locals. They are symbolically executed here, once per frame and thread,
-// over the DAG of the thread's non-boundary instructions: every instruction gets a path
-// guard (the disjunction of its incoming edges) and the thread's locals on entry (an ITE over
-// the incoming edges where they differ, kept as an overlay of V^k). An edge into a boundary
-// (or the thread's end) is an exit; the exits write pc^{k+1} and the thread's locals.
+// locals, memory cells, `atomic` and pc); the rest of the transaction consists of local steps
+// (the thread's locals only) and, in a merged atomic region, memory reads, stores and the
+// AtomicEnd. They are symbolically executed here, once per frame and thread, over the DAG of
+// the thread's non-boundary instructions: every instruction gets a path guard (the
+// disjunction of its incoming edges) and the state on entry (the locals, cells and `atomic`
+// that differ from V^k, an ITE over the incoming edges where they differ). An edge into a
+// boundary (or the thread's end) is an exit; the exits write pc^{k+1}, the thread's locals,
+// the cells the transaction stored to (its first instruction's stores too) and `atomic`.
 //
 // Guards do not mention sel^k: they say what the transaction would do if its thread were
 // selected, which is what the errors of the frame need (bad^k: "the next transaction of some
@@ -19,6 +21,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <type_traits>
 
 namespace siren::encoder {
 
@@ -37,9 +40,22 @@ void set_local(LocalOverlay& ov, ir::LocalId l, Term v) {
   else ov.insert(it, {l, v});
 }
 
+void set_cell(CellOverlay& ov, std::uint64_t key, Term v) {
+  auto it = std::lower_bound(ov.begin(), ov.end(), key, [](const auto& p, std::uint64_t x) { return p.first < x; });
+  if (it != ov.end() && it->first == key) it->second = v;
+  else ov.insert(it, {key, v});
+}
+
+// The state inside a transaction: what differs from V^k.
+struct TxState {
+  LocalOverlay locals;
+  CellOverlay cells;
+  Term atomic = nullptr;  // null: as in V^k
+};
+
 struct Incoming {
   Term guard;
-  LocalOverlay locals;
+  TxState st;
 };
 }  // namespace
 
@@ -110,33 +126,48 @@ void Engine::encode_transactions(unsigned k, ir::ThreadId t, const std::vector<F
   }
 
   std::unordered_map<std::uint32_t, std::vector<Incoming>> in;  // non-boundary pc -> edges into it
-  auto edge = [&](std::uint32_t to, Term guard, const LocalOverlay& locals) {
+  auto edge = [&](std::uint32_t to, Term guard, const TxState& st) {
     if (guard == terms.mk_false()) return;
-    if (to >= size || tx->boundary(t, to)) fr.exits[t].push_back({guard, to, locals});
-    else in[to].push_back({guard, locals});
+    if (to >= size || tx->boundary(t, to)) fr.exits[t].push_back({guard, to, st.locals, st.cells, st.atomic});
+    else in[to].push_back({guard, st});
+  };
+  // A Store over the state `st` (weak update of every cell the address may designate).
+  auto store = [&](const ir::Instr& ins, TxState& st, auto&& enc) {
+    Term p = enc(ins.a), v = enc(ins.b);
+    for (const Target& tg : targets(p, candidates(ins.a), states[k])) {
+      const ir::Cell& cell = tm.objects[tg.obj].cells[tg.cell];
+      Term old = cell_value(states[k], &st.cells, tg.obj, tg.cell);
+      set_cell(st.cells, (std::uint64_t{tg.obj} << 32) | tg.cell,
+               terms.mk_ite(tg.hit, convert(ins.b->type, cell.type, v), old));
+    }
   };
   // A transaction that stops at a blocking local step (a false Assume, a failing Assert) still
   // did its first instruction, which other threads may see (a create, a store): the thread
   // stays at the blocking step (not a boundary), where it can never move again.
-  auto stuck = [&](std::uint32_t at, Term guard, const LocalOverlay& locals) {
-    if (guard != terms.mk_false()) fr.exits[t].push_back({guard, at, locals});
+  auto stuck = [&](std::uint32_t at, Term guard, const TxState& st) {
+    if (guard != terms.mk_false()) fr.exits[t].push_back({guard, at, st.locals, st.cells, st.atomic});
   };
   // A Goto's edges (the other instructions have one successor each).
-  auto branch = [&](const ir::Instr& ins, std::uint32_t pc, Term guard, const LocalOverlay& locals, Term cond) {
-    if (ir::always_taken(ins)) return edge(ins.target, guard, locals);
-    edge(ins.target, terms.mk_and(guard, cond), locals);
-    edge(pc + 1, terms.mk_and(guard, terms.mk_not(cond)), locals);
+  auto branch = [&](const ir::Instr& ins, std::uint32_t pc, Term guard, const TxState& st, Term cond) {
+    if (ir::always_taken(ins)) return edge(ins.target, guard, st);
+    edge(ins.target, terms.mk_and(guard, cond), st);
+    edge(pc + 1, terms.mk_and(guard, terms.mk_not(cond)), st);
   };
 
-  // First instructions: as in an instruction frame, over V^k.
+  // First instructions: as in an instruction frame, over V^k (transition.cpp writes what
+  // they do to everything but the thread's locals, memory cells and `atomic`, which the
+  // exits write).
   for (const FirstStep& f : firsts) {
     const ir::Instr& ins = th.code[f.pc];
-    LocalOverlay locals;
-    if (auto w = own_write(t, f.pc, k)) locals.push_back(*w);
+    TxState st;
+    if (auto w = own_write(t, f.pc, k)) st.locals.push_back(*w);
+    if (ins.kind == InstrKind::Store) store(ins, st, [&](ir::ExprRef e) { return encode(t, e, k); });
+    if (ins.kind == InstrKind::AtomicBegin) st.atomic = terms.mk_bv(atomic_bits, t + 1);
+    if (ins.kind == InstrKind::AtomicEnd) st.atomic = terms.mk_bv(atomic_bits, 0);
     if (ins.kind == InstrKind::Goto) {
-      branch(ins, f.pc, f.ok, locals, ins.a ? encode(t, ins.a, k) : terms.mk_true());
+      branch(ins, f.pc, f.ok, st, ins.a ? encode(t, ins.a, k) : terms.mk_true());
     } else {
-      for (std::uint32_t to : next_pcs(th.code, f.pc)) edge(to, f.ok, locals);
+      for (std::uint32_t to : next_pcs(th.code, f.pc)) edge(to, f.ok, st);
     }
   }
 
@@ -150,29 +181,47 @@ void Engine::encode_transactions(unsigned k, ir::ThreadId t, const std::vector<F
     std::vector<Term> gs;
     for (const Incoming& e : inc) gs.push_back(e.guard);
     Term guard = terms.mk_or(gs);
-    LocalOverlay locals;
+    TxState st;
     if (inc.size() == 1) {
-      locals = std::move(inc[0].locals);
+      st = std::move(inc[0].st);
     } else {
-      std::vector<ir::LocalId> keys;
-      for (const Incoming& e : inc)
-        for (const auto& p : e.locals) keys.push_back(p.first);
-      std::sort(keys.begin(), keys.end());
-      keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-      for (ir::LocalId l : keys) {
-        auto value_in = [&](const Incoming& e) {
-          auto f = std::lower_bound(e.locals.begin(), e.locals.end(), l,
-                                    [](const auto& p, ir::LocalId x) { return p.first < x; });
-          return f != e.locals.end() && f->first == l ? f->second : states[k].locals[t][l];
-        };
-        Term v = value_in(inc.back());
-        for (std::size_t j = inc.size() - 1; j-- > 0;) v = terms.mk_ite(inc[j].guard, value_in(inc[j]), v);
-        locals.push_back({l, v});
+      // One ITE over the incoming edges per value that differs (guards are exclusive).
+      auto merge = [&](auto member, auto base) {
+        using Overlay = std::remove_reference_t<decltype(inc[0].st.*member)>;
+        using Key = typename Overlay::value_type::first_type;
+        std::vector<Key> keys;
+        for (const Incoming& e : inc)
+          for (const auto& p : e.st.*member) keys.push_back(p.first);
+        std::sort(keys.begin(), keys.end());
+        keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+        Overlay out;
+        for (Key key : keys) {
+          auto value_in = [&](const Incoming& e) {
+            const Overlay& ov = e.st.*member;
+            auto f = std::lower_bound(ov.begin(), ov.end(), key, [](const auto& p, Key x) { return p.first < x; });
+            return f != ov.end() && f->first == key ? f->second : base(key);
+          };
+          Term v = value_in(inc.back());
+          for (std::size_t j = inc.size() - 1; j-- > 0;) v = terms.mk_ite(inc[j].guard, value_in(inc[j]), v);
+          out.push_back({key, v});
+        }
+        return out;
+      };
+      st.locals = merge(&TxState::locals, [&](ir::LocalId l) { return states[k].locals[t][l]; });
+      st.cells = merge(&TxState::cells, [&](std::uint64_t key) {
+        return states[k].cells[static_cast<ir::ObjectId>(key >> 32)][static_cast<std::uint32_t>(key & 0xffffffffu)];
+      });
+      if (std::any_of(inc.begin(), inc.end(), [](const Incoming& e) { return e.st.atomic != nullptr; })) {
+        auto atomic_in = [&](const Incoming& e) { return e.st.atomic ? e.st.atomic : states[k].atomic; };
+        Term v = atomic_in(inc.back());
+        for (std::size_t j = inc.size() - 1; j-- > 0;) v = terms.mk_ite(inc[j].guard, atomic_in(inc[j]), v);
+        st.atomic = v;
       }
     }
+    LocalOverlay& locals = st.locals;
     const ir::Instr& ins = th.code[pc];
     std::unordered_map<ir::ExprRef, Term> cache;
-    auto enc = [&](ir::ExprRef e) { return encode_in(t, e, k, locals, cache); };
+    auto enc = [&](ir::ExprRef e) { return encode_in(t, e, k, locals, cache, &st.cells); };
     TxNode node{pc, guard, nullptr};
     Term next = guard;
     switch (ins.kind) {
@@ -190,7 +239,7 @@ void Engine::encode_transactions(unsigned k, ir::ThreadId t, const std::vector<F
       case InstrKind::Assume: {
         Term ok = enc(ins.a);
         next = terms.mk_and(guard, ok);
-        stuck(pc, terms.mk_and(guard, terms.mk_not(ok)), locals);
+        stuck(pc, terms.mk_and(guard, terms.mk_not(ok)), st);
         break;
       }
       case InstrKind::Assert: {
@@ -201,9 +250,16 @@ void Engine::encode_transactions(unsigned k, ir::ThreadId t, const std::vector<F
           fr.errors.push_back({t, pc, ins.assert_kind, ins.message, err});
         }
         next = terms.mk_and(guard, ok);
-        stuck(pc, err, locals);
+        stuck(pc, err, st);
         break;
       }
+      case InstrKind::Store:  // merged atomic regions only
+        store(ins, st, enc);
+        cache.clear();
+        break;
+      case InstrKind::AtomicEnd:
+        st.atomic = terms.mk_bv(atomic_bits, 0);
+        break;
       case InstrKind::Goto:
       case InstrKind::Skip:
         break;
@@ -212,9 +268,9 @@ void Engine::encode_transactions(unsigned k, ir::ThreadId t, const std::vector<F
                                th.name + " is not a local step but no boundary");
     }
     fr.tail[t].push_back(node);
-    if (ins.kind == InstrKind::Goto) branch(ins, pc, next, locals, ins.a ? enc(ins.a) : terms.mk_true());
+    if (ins.kind == InstrKind::Goto) branch(ins, pc, next, st, ins.a ? enc(ins.a) : terms.mk_true());
     else
-      for (std::uint32_t to : next_pcs(th.code, pc)) edge(to, next, locals);
+      for (std::uint32_t to : next_pcs(th.code, pc)) edge(to, next, st);
   }
 }
 

@@ -220,6 +220,7 @@ void Engine::build_frame(unsigned k) {
     return it == frames[k].at[t].end() ? terms.mk_false() : it->second;
   };
   view.eval = [this, k](ir::ThreadId t, ir::ExprRef e) { return encode(t, e, k); };
+  view.tx = tx;
   views.push_back(std::move(view));
 }
 
@@ -268,6 +269,7 @@ void Engine::add_transition(unsigned k) {
       auto cell_i64 = [&](const Target& tg) { return sync_read(tg, s); };
       switch (in.kind) {
         case InstrKind::Store: {
+          if (tx) break;  // transaction frames: the exits write the transaction's memory
           Term v = encode(tid, in.b, k);
           for (const Target& tg : targets(encode(tid, in.a, k), candidates(in.a), s))
             cell_write(tg, at, in.b->type, v);
@@ -335,11 +337,11 @@ void Engine::add_transition(unsigned k) {
           if (in.a) retval_w[t].push_back({at, convert(in.a->type, ir::Type::pointer(), encode(tid, in.a, k))});
           succ = terms.mk_bv(pc_bits[t], size);
           break;
-        case InstrKind::AtomicBegin:
-          atomic_w.push_back({at, terms.mk_bv(atomic_bits, t + 1)});
+        case InstrKind::AtomicBegin:  // (transaction frames: the exits write `atomic`)
+          if (!tx) atomic_w.push_back({at, terms.mk_bv(atomic_bits, t + 1)});
           break;
         case InstrKind::AtomicEnd:
-          atomic_w.push_back({at, terms.mk_bv(atomic_bits, 0)});
+          if (!tx) atomic_w.push_back({at, terms.mk_bv(atomic_bits, 0)});
           break;
         case InstrKind::Malloc:
           live_w[in.obj].push_back({at, terms.mk_true()});
@@ -373,6 +375,8 @@ void Engine::add_transition(unsigned k) {
       Term g = terms.mk_and(f.selected[t], x.guard);
       pc_w[t].push_back({g, terms.mk_bv(pc_bits[t], x.target)});
       for (const auto& [l, v] : x.locals) lw[t][l].push_back({g, v});
+      for (const auto& [key, v] : x.cells) cw[key].push_back({g, v});
+      if (x.atomic) atomic_w.push_back({g, x.atomic});
     }
   }
 

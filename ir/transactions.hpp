@@ -8,14 +8,21 @@
 //   - every *visible* instruction: anything but a local step (see local_step());
 //   - enough cut points that every cycle of the thread's code passes through a boundary (a
 //     loop whose body is all local steps ends its transaction at its head).
+// except inside a merged atomic region: the instructions after an AtomicBegin up to the
+// AtomicEnds that close it, when every one of them is a carried step (carried_step()), the
+// thread owns `atomic` at each (on every path), the region has no cycle and does not reach
+// the thread's end. No other thread can move while the owner of `atomic` is inside, so the
+// region joins the transaction its AtomicBegin starts (one frame per __VERIFIER_atomic_*
+// block): that transaction may then read and write memory after its first instruction.
 //
 // A local step reads and writes only the thread's own locals, never memory, never blocks on
 // another thread: other threads' steps commute with it, so an interleaving that switches
 // threads only at boundaries reaches every state in which all threads are at boundaries, and
 // every error an instruction-granular interleaving reaches (an error in the middle of a
 // transaction is an error of that transaction's frame). A transaction therefore holds at
-// most one visible instruction, its first; a race query's accesses, which are visible, are
-// always the first instruction of their transactions. An Assume that fails (or an Assert
+// most one visible instruction, its first, or is a merged atomic region (with what comes
+// before and after it); a race query's accesses, when they are boundaries, are the first
+// instruction of their transactions (race/race.cpp uses instruction frames otherwise). An Assume that fails (or an Assert
 // that fails) in the middle of a transaction stops the thread for good, since it reads locals
 // only: the transaction then ends there, at a pc that is no boundary, after its first
 // instruction (which other threads may see) has happened.
@@ -28,10 +35,15 @@
 #include "ir/thread_model.hpp"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
 namespace siren::ir {
+
+/// An instruction a merged atomic region may hold: Assign, Havoc, Goto, Assume, Assert, Skip,
+/// Store, AtomicEnd.
+bool carried_step(const Instr& in);
 
 /// A local step: Assign, Havoc, Goto, Assume, Assert or Skip whose expressions read no memory
 /// (no Load, no ValidPtr): it reads and writes only locals of its thread.
@@ -62,10 +74,15 @@ class Transactions {
   std::size_t boundaries(ThreadId t) const;
   /// Longest run of instructions one transaction of thread t can execute.
   std::size_t longest(ThreadId t) const { return longest_[t]; }
+  /// The merged atomic regions of thread t: AtomicBegin pc -> the region's pcs (sorted).
+  const std::map<std::uint32_t, std::vector<std::uint32_t>>& atomic_regions(ThreadId t) const {
+    return regions_[t];
+  }
 
  private:
   std::vector<std::vector<char>> boundary_;  // [thread][pc], pc = 0 .. code.size()
   std::vector<std::size_t> longest_;
+  std::vector<std::map<std::uint32_t, std::vector<std::uint32_t>>> regions_;
 };
 
 }  // namespace siren::ir

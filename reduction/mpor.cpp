@@ -249,6 +249,23 @@ class Mpor final : public SchedulerConstraints {
           blk_[l].dyn.push_back({b.cls, nullptr, T.mk_false()});
         }
       }
+      // Transaction frames: a merged atomic region runs inside the frame of its AtomicBegin,
+      // which is then one whole transition (no block stays open across frames): the
+      // AtomicBegin opens no block, and its transition's accesses are the region's (static
+      // ones as they are, pointer accesses as wildcards).
+      if (f.tx) {
+        region_.assign(n_, {});
+        for (std::size_t t = 0; t < n_; ++t)
+          for (const auto& [b, pcs] : f.tx->atomic_regions(static_cast<ir::ThreadId>(t))) {
+            std::erase(begin_pcs_[t], b);
+            RegionSummary& r = region_[t][b];
+            for (std::uint32_t pc : pcs)
+              for (const Prepared& p : prep_[t][pc]) {
+                if (p.dynamic) r.wild[dyn_class(p.kind, p.write)] = true;
+                else r.st.push_back({p.key, p.write});
+              }
+          }
+      }
       // SIR: one Boolean "lpc_l = c" per location c of l in an insensitive pair (cheaper for
       // the solver than latching l's pc as a bit-vector). Before l has run it is false and
       // never read, since a chain through l needs DC_jl = 1, which needs l to have run.
@@ -310,6 +327,15 @@ class Mpor final : public SchedulerConstraints {
           }
         }
         dyn_at[i].push_back({c, pc_is, std::move(dyns)});
+        if (!region_.empty())
+          if (auto r = region_[i].find(c); r != region_[i].end()) {
+            for (const auto& [key, write] : r->second.st) {
+              auto& e = cur[i].st.try_emplace(key, T.mk_false(), T.mk_false()).first->second;
+              (write ? e.second : e.first) = T.mk_or(write ? e.second : e.first, pc_is);
+            }
+            for (int cls = 0; cls < 4; ++cls)
+              if (r->second.wild[cls]) cur[i].wild[cls] = T.mk_or(cur[i].wild[cls] ? cur[i].wild[cls] : T.mk_false(), pc_is);
+          }
       }
     }
 
@@ -341,7 +367,8 @@ class Mpor final : public SchedulerConstraints {
         e = {T.mk_or(e.first, T.mk_and(cont[i], rw.first)), T.mk_or(e.second, T.mk_and(cont[i], rw.second))};
       }
       for (int c = 0; c < 4; ++c)
-        if (blk_[i].wild[c]) E.wild[c] = T.mk_and(cont[i], blk_[i].wild[c]);
+        if (blk_[i].wild[c])
+          E.wild[c] = T.mk_or(E.wild[c] ? E.wild[c] : T.mk_false(), T.mk_and(cont[i], blk_[i].wild[c]));
       for (const Summary::Dyn& d : blk_[i].dyn)
         if (d.key && d.valid != T.mk_false()) E.dyn.push_back({d.cls, d.key, T.mk_and(cont[i], d.valid)});
     }
@@ -606,6 +633,11 @@ class Mpor final : public SchedulerConstraints {
   std::vector<std::vector<Bits>> dc_;                     // [p][q] after the previous frame
   std::vector<Summary> last_;                             // [thread] latched last transition
   std::vector<Summary> blk_;                              // [thread] open atomic block so far
+  struct RegionSummary {
+    std::vector<std::pair<StaticKey, bool>> st;  // (location, write)
+    bool wild[4] = {false, false, false, false};
+  };
+  std::vector<std::map<std::uint32_t, RegionSummary>> region_;  // [thread] merged region at its AtomicBegin
   std::vector<Term> bpc_;                                 // [thread] first location of the open block
   std::vector<std::vector<std::uint32_t>> begin_pcs_, end_pcs_;  // [thread] AtomicBegin / AtomicEnd pcs
   struct BlockSlot {

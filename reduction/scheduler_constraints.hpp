@@ -10,6 +10,7 @@
 #pragma once
 
 #include "ir/thread_model.hpp"
+#include "ir/transactions.hpp"
 #include "solvers/term.hpp"
 
 #include <functional>
@@ -42,6 +43,10 @@ struct FrameView {
   std::function<solvers::Term(ir::ThreadId, std::uint32_t)> executes;
   /// Value of an expression of thread t's code in the state of frame k (e.g. an address).
   std::function<solvers::Term(ir::ThreadId, ir::ExprRef)> eval;
+  /// Transaction frames (ir/transactions.hpp): a frame runs a whole transaction, which
+  /// starts at pc. Its accesses are its first instruction's, plus, for a merged atomic
+  /// region (tx->atomic_regions), the whole region's. Null: one instruction per frame.
+  const ir::Transactions* tx = nullptr;
 };
 
 class SchedulerConstraints {

@@ -20,6 +20,24 @@ if(TARGET siren-fuzz)
     set_tests_properties("fuzz: differential seeds ${_first}-${_last}" PROPERTIES
       TIMEOUT 900 PASS_REGULAR_EXPRESSION "programs 50, disagreements 0")
   endforeach()
+  # Transaction frames (ir/transactions.hpp, --granularity transaction): the same 300 programs
+  # against the instruction-granular explorer, under every reduction, with control states
+  # between transactions asked with check --reach and race checking compared with race
+  # --reduction none at instruction granularity (no native runs: they do not depend on it).
+  foreach(_first 1 101 201)
+    math(EXPR _last "${_first} + 99")
+    add_test(NAME "fuzz: differential, transaction frames, seeds ${_first}-${_last}"
+             COMMAND $<TARGET_FILE:siren-fuzz> --programs 100 --seed ${_first} --granularity transaction
+                     --solvers cadical --reach-samples 30 --no-native)
+    set_tests_properties("fuzz: differential, transaction frames, seeds ${_first}-${_last}" PROPERTIES
+      TIMEOUT 900 PASS_REGULAR_EXPRESSION "programs 100, disagreements 0")
+  endforeach()
+  # ... and a deliberately wrong transaction boundary (a visible read merged into the local
+  # step before it) must be caught.
+  add_test(NAME "fuzz: a wrong transaction boundary is caught"
+           COMMAND $<TARGET_FILE:siren-fuzz> --programs 100 --seed 1 --granularity test-merge-visible
+                   --solvers cadical --no-native --expect-disagreements --stop-after 1)
+  set_tests_properties("fuzz: a wrong transaction boundary is caught" PROPERTIES TIMEOUT 300)
   # The generator writes each construct the native oracle is there for (global, static,
   # struct-, array- and aggregate-held pointers, pointers passed to threads, discarded call
   # results, unused reads, __VERIFIER_atomic_* functions against plain accesses; calls through

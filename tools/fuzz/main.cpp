@@ -123,7 +123,8 @@ int main(int argc, char** argv) {
   for (const std::string& r : test_reach_reductions) o.configs.push_back({r, "cadical", "reach"});
   std::string cfgs;
   for (const Config& c : o.configs) cfgs += (cfgs.empty() ? "" : ", ") + c.str();
-  std::printf("siren-fuzz: seed %llu, bound %u, configurations: %s\n", static_cast<unsigned long long>(seed), o.bound,
+  std::printf("siren-fuzz: seed %llu, bound %u, %s frames, configurations: %s\n", static_cast<unsigned long long>(seed), o.bound,
+              o.granularity.c_str(),
               cfgs.c_str());
   std::fflush(stdout);
 

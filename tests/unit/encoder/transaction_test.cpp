@@ -282,3 +282,68 @@ int main(void) {
   CHECK(*tx_mpor.schedules < *tx.schedules);
   CHECK(*tx_mpor.schedules >= 1);
 }
+
+TEST_CASE("transaction frames: a merged atomic block is one frame") {
+  // fib_bench in small: every iteration's atomic block is one transaction (with the loop
+  // step after it), so the violation needs a few frames per iteration instead of eight.
+  const std::string src = prog(R"(
+extern void __VERIFIER_atomic_begin(void);
+extern void __VERIFIER_atomic_end(void);
+int i = 1, j = 1;
+void *t1(void *a) {
+  for (int k = 0; k < 3; k++) { __VERIFIER_atomic_begin(); i = i + j; __VERIFIER_atomic_end(); }
+  return 0;
+}
+void *t2(void *a) {
+  for (int k = 0; k < 3; k++) { __VERIFIER_atomic_begin(); j = j + i; __VERIFIER_atomic_end(); }
+  return 0;
+}
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, t1, 0);
+  pthread_create(&b, 0, t2, 0);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  if (j == 21) reach_error();
+  return 0;
+})");
+  const ir::ThreadModel tm = model(src);
+  const ir::Transactions tx(tm);
+  REQUIRE(tm.threads.size() == 3);
+  CHECK(tx.atomic_regions(1).size() == 1);
+  CHECK(tx.atomic_regions(2).size() == 1);
+  for (const auto& [b, pcs] : tx.atomic_regions(1)) {
+    CHECK(tm.threads[1].code[b].kind == ir::InstrKind::AtomicBegin);
+    CHECK(tx.boundary(1, b));
+    for (std::uint32_t pc : pcs) CHECK_FALSE(tx.boundary(1, pc));  // the load, the store, the end
+    CHECK(pcs.size() >= 3);
+  }
+  for (const char* reduction : {"none", "mpor", "sir"}) {
+    CAPTURE(reduction);
+    const auto ins = run(tm, "instruction", 24, reduction);
+    CHECK_MESSAGE(ins.verdict == Verdict::SafeUpToBound, ins.reason);
+    const auto t = run(tm, "transaction", 24, reduction);
+    REQUIRE_MESSAGE(t.verdict == Verdict::Unsafe, t.reason);
+    CHECK_FALSE(t.internal_error);
+    CHECK(t.trace.size() > 24);
+  }
+  // A block with a loop inside stays instruction frames inside (still correct).
+  const ir::ThreadModel looped = model(prog(R"(
+extern void __VERIFIER_atomic_begin(void);
+extern void __VERIFIER_atomic_end(void);
+int x;
+void *t(void *a) { __VERIFIER_atomic_begin(); for (int k = 0; k < 2; k++) x = x + 1; __VERIFIER_atomic_end(); return 0; }
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, t, 0); pthread_create(&b, 0, t, 0);
+  pthread_join(a, 0); pthread_join(b, 0);
+  if (x != 4) reach_error();
+  return 0;
+})"));
+  CHECK(ir::Transactions(looped).atomic_regions(1).empty());
+  for (const char* reduction : {"none", "mpor", "sir"}) {
+    CAPTURE(reduction);
+    const auto t = run(looped, "transaction", 200, reduction);
+    CHECK_MESSAGE(t.verdict == Verdict::Safe, t.reason);
+  }
+}
