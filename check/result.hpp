@@ -64,7 +64,7 @@ struct CheckOptions {
   /// after it, ir/transactions.hpp); --bound then counts transactions.
   /// TEST ONLY: "test-merge-visible" is "transaction" with a deliberately wrong boundary
   /// (ir::TransactionOptions::test_merge_visible); no command accepts it.
-  std::string granularity = "instruction";
+  std::string granularity = "transaction";
   /// Give up (UNKNOWN "timeout") when this point is passed; checked between frames and
   /// inside the solver.
   std::optional<std::chrono::steady_clock::time_point> deadline;

@@ -206,6 +206,7 @@ int run_reach(const ir::ThreadModel& tm, const CheckArgs& a, const check::CheckO
                   {"peak_rss_mb", stats.peak_rss_mb}};
     std::printf("%s\n", j.dump(2).c_str());
   } else if (!r.internal_error) {
+    const char* unit = stats.granularity == "transaction" ? "transactions" : "steps";
     switch (r.verdict) {
       case check::Verdict::Unsafe:
         std::printf("VERIFICATION RESULT: REACHABLE (%s)\n", a.reach.c_str());
@@ -213,11 +214,11 @@ int run_reach(const ir::ThreadModel& tm, const CheckArgs& a, const check::CheckO
         print_trace_table(r.trace);
         break;
       case check::Verdict::Safe:
-        std::printf("VERIFICATION RESULT: UNREACHABLE (every execution ends within %u steps)\n", r.bound);
+        std::printf("VERIFICATION RESULT: UNREACHABLE (every execution ends within %u %s)\n", r.bound, unit);
         break;
       case check::Verdict::SafeUpToBound:
-        std::printf("VERIFICATION RESULT: UNREACHABLE up to bound %u (not in executions of at most %u steps; "
-                    "not a proof)\n", r.bound, r.bound);
+        std::printf("VERIFICATION RESULT: UNREACHABLE up to bound %u (not in executions of at most %u %s; "
+                    "not a proof)\n", r.bound, r.bound, unit);
         break;
       case check::Verdict::Unknown: std::printf("VERIFICATION RESULT: UNKNOWN: %s\n", r.reason.c_str()); break;
     }

@@ -25,7 +25,7 @@ struct RaceArgs {
   unsigned bound = check::CheckOptions{}.bound;
   FrontArgs front;
   std::string reduction = "sir";
-  std::string granularity = "instruction";
+  std::string granularity = "transaction";
   std::string solver = "cadical";
   double timeout = 0;
   unsigned memory = 0;
@@ -33,20 +33,21 @@ struct RaceArgs {
   std::string sarif, witness;
 };
 
-std::string verdict_line(const race::RaceAnswer& r) {
+// unit: what --bound counted ("steps" or "transactions", stats.granularity).
+std::string verdict_line(const race::RaceAnswer& r, const char* unit) {
   switch (r.verdict) {
     case check::Verdict::Unsafe: return "VERIFICATION RESULT: UNSAFE (data race)";
     case check::Verdict::Safe: return "VERIFICATION RESULT: SAFE (no data race)";
     case check::Verdict::SafeUpToBound:
-      return fmt::format("VERIFICATION RESULT: SAFE up to bound {} (no data race in executions of at most {} steps; "
-                         "not a proof)", r.bound, r.bound);
+      return fmt::format("VERIFICATION RESULT: SAFE up to bound {} (no data race in executions of at most {} {}; "
+                         "not a proof)", r.bound, r.bound, unit);
     case check::Verdict::Unknown: return "VERIFICATION RESULT: UNKNOWN: " + r.reason;
   }
   return "";
 }
 
-void print_text(const race::RaceAnswer& r) {
-  std::printf("%s\n", verdict_line(r).c_str());
+void print_text(const race::RaceAnswer& r, const check::CheckStats& stats) {
+  std::printf("%s\n", verdict_line(r, stats.granularity == "transaction" ? "transactions" : "steps").c_str());
   if (r.verdict != check::Verdict::Unsafe) return;
   auto side = [](const char* label, const race::RaceEnd& e) {
     std::printf("  %s %-12s %s:%u:%u  %-5s %s   [%s]\n", label, e.thread_name.c_str(), e.file.c_str(), e.line,
@@ -110,7 +111,7 @@ int run_race(const RaceArgs& a) {
   stats.peak_rss_mb = check::peak_rss_mb();
   if (result.internal_error) std::fprintf(stderr, "siren: %s\n", result.reason.c_str());
   if (a.json) print_json(result, stats);
-  else if (!result.internal_error) print_text(result);
+  else if (!result.internal_error) print_text(result, stats);
 
   if (!a.sarif.empty()) {
     auto results = nlohmann::ordered_json::array();

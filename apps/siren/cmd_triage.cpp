@@ -39,7 +39,7 @@ struct TriageArgs {
   unsigned memory = 0;
   bool quiet = false;
   std::string reduction = "sir";
-  std::string granularity = "instruction";
+  std::string granularity = "transaction";
 };
 
 nlohmann::ordered_json loc_json(const race::SrcLoc& l) {
@@ -167,7 +167,7 @@ int run_triage(const TriageArgs& a) {
       std::string text = v == "RACE" ? "Data race confirmed by a replayed schedule"
                          : v == "NO_RACE" ? "No data race: proven (every execution explored)"
                          : v == "NO_RACE_UP_TO_BOUND"
-                             ? fmt::format("No data race in executions of at most {} steps (not a proof)",
+                             ? fmt::format("No data race in executions of at most {} frames (--bound; not a proof)",
                                            j["bound"].get<unsigned>())
                          : v == "NO_ACCESS" ? "No memory access of the program at a location of this warning"
                                             : "Unknown: " + j.value("reason", std::string());

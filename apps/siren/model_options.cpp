@@ -40,7 +40,8 @@ void add_data_model_options(CLI::App* cmd, bool& ilp32) {
 
 void add_bound_option(CLI::App* cmd, unsigned& bound) {
   cmd->add_option("--bound,-k", bound,
-                  "Explore executions of at most K steps (one step = one instruction of one thread)")
+                  "Explore executions of at most K frames: transactions of one thread (--granularity transaction, "
+                  "the default) or instructions of one thread (--granularity instruction)")
       ->check(CLI::Range(1u, 100000000u))
       ->capture_default_str();
 }

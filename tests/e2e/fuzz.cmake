@@ -1,6 +1,8 @@
 # The ground-truth oracle loop (tools/fuzz/README.md).
 if(TARGET siren-fuzz)
-  # 300 seeded random programs: explorer vs. siren check under every reduction with CaDiCaL,
+  # 300 seeded random programs: explorer vs. siren check under every reduction with CaDiCaL
+  # (transaction frames, the default: ir/transactions.hpp; the explorer's steps are
+  # instructions, and race --reduction none, the race reference, uses instruction frames),
   # in three parts for ctest -j. Each part also requires >= 25% UNSAFE and >= 25% SAFE. Under
   # every reduction other than none, every control state the explorer reaches must be
   # REACHABLE (check --reach), and race checking under mpor and sir must agree with none.
@@ -20,16 +22,16 @@ if(TARGET siren-fuzz)
     set_tests_properties("fuzz: differential seeds ${_first}-${_last}" PROPERTIES
       TIMEOUT 900 PASS_REGULAR_EXPRESSION "programs 50, disagreements 0")
   endforeach()
-  # Transaction frames (ir/transactions.hpp, --granularity transaction): the same 300 programs
-  # against the instruction-granular explorer, under every reduction, with control states
-  # between transactions asked with check --reach and race checking compared with race
-  # --reduction none at instruction granularity (no native runs: they do not depend on it).
+  # The same 300 programs with instruction frames (--granularity instruction; the default is
+  # transaction frames, ir/transactions.hpp), under every reduction, with control states asked
+  # with check --reach and race checking compared with race --reduction none (no native runs:
+  # they do not depend on the granularity).
   foreach(_first 1 101 201)
     math(EXPR _last "${_first} + 99")
-    add_test(NAME "fuzz: differential, transaction frames, seeds ${_first}-${_last}"
-             COMMAND $<TARGET_FILE:siren-fuzz> --programs 100 --seed ${_first} --granularity transaction
+    add_test(NAME "fuzz: differential, instruction frames, seeds ${_first}-${_last}"
+             COMMAND $<TARGET_FILE:siren-fuzz> --programs 100 --seed ${_first} --granularity instruction
                      --solvers cadical --reach-samples 30 --no-native)
-    set_tests_properties("fuzz: differential, transaction frames, seeds ${_first}-${_last}" PROPERTIES
+    set_tests_properties("fuzz: differential, instruction frames, seeds ${_first}-${_last}" PROPERTIES
       TIMEOUT 900 PASS_REGULAR_EXPRESSION "programs 100, disagreements 0")
   endforeach()
   # ... and a deliberately wrong transaction boundary (a visible read merged into the local

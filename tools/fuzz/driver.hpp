@@ -60,7 +60,7 @@ struct DriverOptions {
   /// (check::CheckOptions::granularity; the TEST ONLY "test-merge-visible" too). The
   /// references stay instruction-granular: the explorer, and race --reduction none. With
   /// transactions, `reach` asks only the control states where every thread is at a boundary.
-  std::string granularity = "instruction";
+  std::string granularity = check::CheckOptions{}.granularity;
 };
 
 /// generate() plus the verdict steering (driver.cpp): for a share of the free-form seeds,

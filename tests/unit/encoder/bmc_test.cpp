@@ -32,7 +32,8 @@ std::string temp_c(const std::string& src) {
   return path.string();
 }
 
-check::CheckResult check_file(const std::string& path, unsigned bound = 80, unsigned threads = 8) {
+check::CheckResult check_file(const std::string& path, unsigned bound = 80, unsigned threads = 8,
+                              const std::string& granularity = check::CheckOptions{}.granularity) {
   check::CheckResult r;
   frontend::FrontendResult fr = frontend::translate_file(path);
   if (fr.status != frontend::FrontendStatus::Ok) {
@@ -48,11 +49,13 @@ check::CheckResult check_file(const std::string& path, unsigned bound = 80, unsi
   co.engine = "bmc";
   co.reduction = "none";
   co.bound = bound;
+  co.granularity = granularity;
   return check::check(tm, co);
 }
 
-check::CheckResult check_src(const std::string& src, unsigned bound = 80, unsigned threads = 8) {
-  return check_file(temp_c(src), bound, threads);
+check::CheckResult check_src(const std::string& src, unsigned bound = 80, unsigned threads = 8,
+                             const std::string& granularity = check::CheckOptions{}.granularity) {
+  return check_file(temp_c(src), bound, threads, granularity);
 }
 
 const char* kPrelude =
@@ -114,15 +117,25 @@ int main(void) {
   if (i == 6) reach_error();
   return 0;
 })");
-  auto r = check_src(src, 100);
+  // Instruction frames: the bound counts the trace's steps.
+  auto r = check_src(src, 100, 8, "instruction");
   REQUIRE_MESSAGE(r.verdict == Verdict::Unsafe, r.reason);
   const unsigned n = r.bound;
   CHECK(n >= 10);
-  auto shallow = check_src(src, n - 1);
+  auto shallow = check_src(src, n - 1, 8, "instruction");
   CHECK_MESSAGE(shallow.verdict == Verdict::SafeUpToBound, shallow.reason);
   CHECK(shallow.bound == n - 1);
-  auto exact = check_src(src, n);
+  auto exact = check_src(src, n, 8, "instruction");
   CHECK(exact.verdict == Verdict::Unsafe);
+  // Transaction frames: the bound counts frames (each loop iteration is one), fewer than steps.
+  auto t = check_src(src, 100, 8, "transaction");
+  REQUIRE_MESSAGE(t.verdict == Verdict::Unsafe, t.reason);
+  const unsigned m = t.stats.frames + 1;  // the error is in frame `frames`: a bound of frames + 1
+  CHECK(m < n);
+  auto t_shallow = check_src(src, m - 1, 8, "transaction");
+  CHECK_MESSAGE(t_shallow.verdict == Verdict::SafeUpToBound, t_shallow.reason);
+  auto t_exact = check_src(src, m, 8, "transaction");
+  CHECK(t_exact.verdict == Verdict::Unsafe);
 }
 
 TEST_CASE("an error that needs three created threads; with --threads 3 a limit is UNKNOWN") {

@@ -48,6 +48,7 @@ inline std::optional<std::uint64_t> count_schedules(const ir::ThreadModel& tm,
   o.reduction = reduction;
   o.count_schedules = true;
   o.max_schedules = 200000;
+  o.granularity = "instruction";  // the explorer's steps: its counts are the reference
   return check::check(tm, o).schedules;
 }
 
