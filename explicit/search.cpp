@@ -3,6 +3,7 @@
 
 #include "ir/access.hpp"
 #include "ir/points_to.hpp"
+#include "ir/transactions.hpp"
 #include "ir/cfg.hpp"
 #include "explicit/explorer.hpp"
 
@@ -18,14 +19,6 @@ namespace siren::explicit_state {
 using namespace ir;
 
 namespace {
-
-bool reads_memory(ExprRef e) {
-  if (!e) return false;
-  if (e->op == Op::Load || e->op == Op::ValidPtr) return true;
-  for (ExprRef k : e->kids)
-    if (reads_memory(k)) return true;
-  return false;
-}
 
 /// The fixed layout of a flattened State: which values are pointers (two words: bits, object).
 class Layout {

@@ -8,7 +8,6 @@
 
 namespace siren::ir {
 
-namespace {
 bool reads_memory(ExprRef e) {
   if (!e) return false;
   if (e->op == Op::Load || e->op == Op::ValidPtr) return true;
@@ -16,6 +15,8 @@ bool reads_memory(ExprRef e) {
     if (reads_memory(k)) return true;
   return false;
 }
+
+namespace {
 
 // Successors within the thread's code as the BMC's transactions follow them: exact (an
 // always-taken Goto goes to its target only), Abort stays where it is (the program ended).

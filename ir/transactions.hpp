@@ -41,6 +41,9 @@
 
 namespace siren::ir {
 
+/// Does the expression read memory (a Load, or a ValidPtr, which reads whether objects exist)?
+bool reads_memory(ExprRef e);
+
 /// An instruction a merged atomic region may hold: Assign, Havoc, Goto, Assume, Assert, Skip,
 /// Store, AtomicEnd.
 bool carried_step(const Instr& in);
