@@ -165,7 +165,7 @@ Transactions::Transactions(const ThreadModel& tm, const TransactionOptions& opti
     // Atomic regions merged into the transaction of their AtomicBegin (see the header).
     std::vector<char> merged(size, 0);
     std::map<std::uint32_t, std::vector<std::uint32_t>> regions;
-    merge_atomic_regions(th.code, merged, regions);
+    if (options.merge_atomic_regions) merge_atomic_regions(th.code, merged, regions);
     std::vector<char> jump_target(size + 1, 0);
     for (const Instr& in : th.code)
       if (in.kind == InstrKind::Goto && in.target <= size) jump_target[in.target] = 1;

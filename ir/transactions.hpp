@@ -53,6 +53,9 @@ bool carried_step(const Instr& in);
 bool local_step(const Instr& in);
 
 struct TransactionOptions {
+  /// Merge atomic regions into their AtomicBegin's transaction. Race queries turn it off: an
+  /// access inside a region is then a boundary, as a racy access must be.
+  bool merge_atomic_regions = true;
   /// TEST ONLY: a deliberately wrong boundary. Every visible instruction that directly follows
   /// a local step (pc - 1 is local, and pc is not a jump target) is merged into that step's
   /// transaction instead of starting its own — a visible access merged into its predecessor.

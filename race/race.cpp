@@ -315,10 +315,14 @@ void RaceSession::run(const std::vector<RaceQuery>& qs,
   auto& T = *terms_;
   e.absorbing_idle = false;
   // Transaction frames when asked for and every queried location starts a transaction (a
-  // race query's accesses always do: they are visible); else instruction frames.
+  // race query's accesses always do: they are visible, and atomic regions are not merged
+  // here); else instruction frames.
   if (co.granularity != "instruction" && ir::granularity_known(co.granularity)) {
     auto& tx = tx_;
-    tx.emplace(tm_, ir::transaction_options(co.granularity));
+    ir::TransactionOptions to = ir::transaction_options(co.granularity);
+    if (std::any_of(qs.begin(), qs.end(), [](const RaceQuery& q) { return q.control.empty(); }))
+      to.merge_atomic_regions = false;  // a race query
+    tx.emplace(tm_, to);
     bool all_boundaries = true;
     for (const RaceQuery& q : qs) {
       for (const ControlTarget& c : q.control)

@@ -5,6 +5,7 @@
 #include "frontend/frontend.hpp"
 #include "ir/thread_model.hpp"
 #include "ir/transactions.hpp"
+#include "race/race.hpp"
 
 #include <doctest/doctest.h>
 
@@ -346,4 +347,30 @@ int main(void) {
     const auto t = run(looped, "transaction", 200, reduction);
     CHECK_MESSAGE(t.verdict == Verdict::Safe, t.reason);
   }
+}
+
+TEST_CASE("transaction frames: race checking keeps atomic blocks' accesses as boundaries") {
+  // A plain write races with a read inside an atomic block: the race query's accesses must be
+  // transaction starts, so race checking does not merge the block (and keeps transactions).
+  const ir::ThreadModel tm = model(prog(R"(
+extern void __VERIFIER_atomic_begin(void);
+extern void __VERIFIER_atomic_end(void);
+int x, y;
+void *t(void *a) { __VERIFIER_atomic_begin(); int v = x; y = v + 1; __VERIFIER_atomic_end(); return 0; }
+int main(void) {
+  pthread_t id;
+  pthread_create(&id, 0, t, 0);
+  x = 1;
+  pthread_join(id, 0);
+  return 0;
+})"));
+  CHECK_FALSE(ir::Transactions(tm).atomic_regions(1).empty());
+  check::CheckOptions co;
+  co.bound = 40;
+  check::CheckStats stats;
+  const race::RaceAnswer a = race::check_race(tm, co, &stats);
+  CHECK_MESSAGE(a.verdict == Verdict::Unsafe, a.reason);
+  CHECK_FALSE(a.internal_error);
+  CHECK(stats.granularity == "transaction");
+  CHECK(a.first.variable == "x");
 }
