@@ -171,13 +171,14 @@ void Engine::encode_transactions(unsigned k, ir::ThreadId t, const std::vector<F
     }
   }
 
-  // The rest: local steps, in an order that respects the edges.
+  // The rest: local steps (and a merged atomic region's loads, stores and AtomicEnd), in an
+  // order that respects the edges.
   for (std::uint32_t pc : tx_order_[t]) {
     auto it = in.find(pc);
     if (it == in.end()) continue;
     std::vector<Incoming> inc = std::move(it->second);
     in.erase(it);
-    // Path guard and locals on entry.
+    // Path guard and state on entry.
     std::vector<Term> gs;
     for (const Incoming& e : inc) gs.push_back(e.guard);
     Term guard = terms.mk_or(gs);
