@@ -365,7 +365,7 @@ void Engine::add_transition(unsigned k) {
         default:
           break;  // Skip, Assume, Assert, CondSignal, CondBroadcast: no effect
       }
-      next_pc = terms.mk_ite(terms.mk_eq(s.pc[t], terms.mk_bv(pc_bits[t], i)), succ, next_pc);
+      if (!tx) next_pc = terms.mk_ite(terms.mk_eq(s.pc[t], terms.mk_bv(pc_bits[t], i)), succ, next_pc);
     }
     if (!tx) {
       pc_w[t].push_back({f.selected[t], next_pc});

@@ -43,17 +43,8 @@ bool carried_step(const Instr& in) {
 }
 
 bool local_step(const Instr& in) {
-  switch (in.kind) {
-    case InstrKind::Assign:
-    case InstrKind::Havoc:
-    case InstrKind::Goto:
-    case InstrKind::Assume:
-    case InstrKind::Assert:
-    case InstrKind::Skip:
-      return !reads_memory(in.a) && !reads_memory(in.b);
-    default:
-      return false;
-  }
+  return carried_step(in) && in.kind != InstrKind::Store && in.kind != InstrKind::AtomicEnd &&
+         !reads_memory(in.a) && !reads_memory(in.b);
 }
 
 bool granularity_known(const std::string& name) {
