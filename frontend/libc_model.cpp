@@ -1,5 +1,6 @@
 // Models of the C library: malloc, calloc, alloca and free (a heap object per call site,
-// typed by the pointer the result is converted to), output functions, and those that are more
+// typed by the pointer the result is converted to, else at its first use:
+// untyped_malloc_type), output functions, and those that are more
 // than one instruction (libc_call): strcpy, strncpy,
 // strlen, strcmp, memset and memcpy are emitted in place as loops of one-access instructions,
 // so that other threads interleave between their single-cell reads and writes as with a
@@ -64,6 +65,81 @@ bool Translator::sign_only(const Expr* e) {
   return false;
 }
 
+// The type of an allocation whose result is not converted at the call (`void *p =
+// malloc(n)`, `f(malloc(n))`), typed at its first use: (1) the pointer type that the
+// variable holding the result is first converted to in its scope, in source order
+// (`struct foo *f = p;`, `((int *)p)[i]`; a local's function, a global's whole file); else
+// (2) T of a `sizeof(T)` factor of the size (`malloc(sizeof(T))`, `n * sizeof(T)`, calloc's
+// `sizeof(T)`); else (3) bytes (`unsigned char`). Any choice is sound: an access finds its cell by its first byte and must
+// fit it (docs/semantics.md, "Memory"), so an access that does not match the chosen layout is
+// a memory-safety UNKNOWN, never a wrong cell.
+QualType Translator::untyped_malloc_type(const CallExpr* ce, bool is_calloc) {
+  // (1) the variable the result is stored in: `void *p = malloc(..)` or `p = malloc(..)`
+  const VarDecl* var = nullptr;
+  const Expr* e = ce;
+  for (int depth = 0; depth < 8 && !var; ++depth) {
+    const auto parents = ctx_.getParents(*e);
+    if (parents.size() != 1) break;
+    if (const auto* pe = parents[0].get<ParenExpr>()) {
+      e = pe;
+    } else if (const auto* ic = parents[0].get<ImplicitCastExpr>()) {
+      e = ic;
+    } else if (const auto* vd = parents[0].get<VarDecl>()) {
+      if (vd->getInit() && vd->getInit()->IgnoreParenImpCasts() == ce) var = vd;
+      break;
+    } else if (const auto* bo = parents[0].get<BinaryOperator>()) {
+      if (bo->getOpcode() == BO_Assign && bo->getRHS()->IgnoreParenImpCasts() == ce)
+        if (const auto* dr = dyn_cast<DeclRefExpr>(bo->getLHS()->IgnoreParenImpCasts()))
+          var = dyn_cast<VarDecl>(dr->getDecl());
+      break;
+    } else {
+      break;
+    }
+  }
+  if (var) {
+    QualType first;
+    std::function<void(const Stmt*)> walk = [&](const Stmt* st) {
+      if (!st) return;
+      if (const auto* c = dyn_cast<CastExpr>(st);
+          c && c->getCastKind() == CK_BitCast && c->getType()->isPointerType())
+        if (const auto* dr = dyn_cast<DeclRefExpr>(c->getSubExpr()->IgnoreParenImpCasts());
+            dr && dr->getDecl() == var) {
+          const QualType t = c->getType()->getPointeeType().getUnqualifiedType();
+          if (first.isNull() && !t->isVoidType() && !t->isIncompleteType() && !t->isFunctionType())
+            first = t;
+        }
+      for (const Stmt* kid : st->children()) walk(kid);
+    };
+    const DeclContext* scope = var->getParentFunctionOrMethod();
+    if (const auto* fd = scope ? dyn_cast<FunctionDecl>(scope) : nullptr) {
+      walk(fd->getBody());
+    } else {  // a global: every function body and initialiser of the translation unit
+      for (const Decl* d : ctx_.getTranslationUnitDecl()->decls()) {
+        if (const auto* f = dyn_cast<FunctionDecl>(d)) walk(f->getBody());
+        if (const auto* vd = dyn_cast<VarDecl>(d)) walk(vd->getInit());
+      }
+    }
+    if (!first.isNull()) return first;
+  }
+  // (2) a sizeof(T) factor of the size
+  std::function<QualType(const Expr*)> sizeof_factor = [&](const Expr* x) -> QualType {
+    x = x->IgnoreParenImpCasts();
+    if (const auto* u = dyn_cast<UnaryExprOrTypeTraitExpr>(x); u && u->getKind() == UETT_SizeOf)
+      return u->getTypeOfArgument();
+    if (const auto* bo = dyn_cast<BinaryOperator>(x); bo && bo->getOpcode() == BO_Mul) {
+      if (QualType t = sizeof_factor(bo->getLHS()); !t.isNull()) return t;
+      return sizeof_factor(bo->getRHS());
+    }
+    return QualType();
+  };
+  for (unsigned i = 0; i < (is_calloc ? 2u : 1u) && i < ce->getNumArgs(); ++i) {
+    const QualType t = sizeof_factor(ce->getArg(i));
+    if (!t.isNull() && !t->isVoidType() && !t->isIncompleteType() && !t->isFunctionType())
+      return t.getUnqualifiedType();
+  }
+  return ctx_.UnsignedCharTy;
+}
+
 // ---------------------------------------------------------------------------------------
 // The C library calls modelled here or in rv_string_call / rv_sscanf (libc_call): malloc,
 // calloc, alloca and free, string.h, sscanf, and output functions (their arguments are
@@ -83,8 +159,7 @@ std::optional<ExprRef> Translator::libc_call(const CallSite& site, bool defined,
   if (name == "malloc" || name == "calloc" || name == "__builtin_malloc" || name == "alloca" ||
       name == "__builtin_alloca") {
     const bool is_calloc = name == "calloc";
-    if (malloc_type.isNull() || malloc_type->isVoidType())
-      unsupported(loc, name + "() whose result is not converted to a typed pointer");
+    if (malloc_type.isNull() || malloc_type->isVoidType()) malloc_type = untyped_malloc_type(ce, is_calloc);
     if (malloc_type->isIncompleteType() || malloc_type->isFunctionType())
       unsupported(loc, name + "() of an incomplete type '" + malloc_type.getAsString() + "'");
     // The size: a fixed value (fixed_value: constants, never-modified variables) gives an

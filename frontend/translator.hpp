@@ -343,6 +343,7 @@ class Translator {
 
   // ---- library models: string.h, main's arguments, sscanf (libc_model.cpp) ---------------
   bool sign_only(const Expr* e);
+  QualType untyped_malloc_type(const CallExpr* ce, bool is_calloc);
   ExprRef rv_string_call(const std::string& name, const CallExpr* ce, bool want);
   void main_arguments(const FunctionDecl* fd);
   ExprRef rv_sscanf(const CallExpr* ce, bool want);
