@@ -102,7 +102,13 @@ void search(const ir::ThreadModel& tm, const CheckOptions& options, solvers::Ter
     const Frame& f = e.frames[k];
     Term longer = k == 0 || !e.absorbing_idle ? f.any_can_move
                                               : terms.mk_and(terms.mk_not(e.frames[k - 1].idle), f.any_can_move);
-    return solve(longer);
+    const auto q0 = clock::now();
+    const auto r = solve(longer);
+    if (verbose)
+      std::fprintf(stderr, "[bmc] complete at %u: %s in %.3f s\n", k,
+                   r == solvers::SolveResult::Sat ? "no" : r == solvers::SolveResult::Unsat ? "yes" : "unknown",
+                   std::chrono::duration<double>(clock::now() - q0).count());
+    return r;
   };
   auto finish = [&](Verdict v, unsigned bound) {
     res.bound = bound;

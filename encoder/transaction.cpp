@@ -2,8 +2,8 @@
 // one whole transaction of the selected thread. Its first instruction is encoded as in an
 // instruction frame (transition.cpp: guards, errors, and every write but the thread's own
 // locals, memory cells, `atomic` and pc); the rest of the transaction consists of local steps
-// (the thread's locals only) and, in a merged atomic region, memory reads, stores and the
-// AtomicEnd. They are symbolically executed here, once per frame and thread, over the DAG of
+// (the thread's locals only), protected steps (memory reads and stores no other thread can
+// touch meanwhile) and, in a merged atomic region, memory reads, stores and the AtomicEnd. They are symbolically executed here, once per frame and thread, over the DAG of
 // the thread's non-boundary instructions: every instruction gets a path guard (the
 // disjunction of its incoming edges) and the state on entry (the locals, cells and `atomic`
 // that differ from V^k, an ITE over the incoming edges where they differ). An edge into a
@@ -171,8 +171,8 @@ void Engine::encode_transactions(unsigned k, ir::ThreadId t, const std::vector<F
     }
   }
 
-  // The rest: local steps (and a merged atomic region's loads, stores and AtomicEnd), in an
-  // order that respects the edges.
+  // The rest: local steps, protected steps and a merged atomic region's loads, stores and
+  // AtomicEnd, in an order that respects the edges.
   for (std::uint32_t pc : tx_order_[t]) {
     auto it = in.find(pc);
     if (it == in.end()) continue;
@@ -254,7 +254,7 @@ void Engine::encode_transactions(unsigned k, ir::ThreadId t, const std::vector<F
         stuck(pc, err, st);
         break;
       }
-      case InstrKind::Store:  // merged atomic regions only
+      case InstrKind::Store:  // protected steps, merged atomic regions
         store(ins, st, enc);
         cache.clear();
         break;

@@ -2,6 +2,7 @@
 // thread's code (intersection at joins for must-facts, union for may-started).
 #include "ir/concurrency.hpp"
 
+#include "ir/access.hpp"
 #include "ir/cfg.hpp"
 
 #include <algorithm>
@@ -228,6 +229,105 @@ CreateJoinOrder create_join_order(const ThreadModel& tm, ThreadId p) {
         r.stopped[i].push_back(u);
   }
   return r;
+}
+
+std::optional<std::vector<std::uint64_t>> access_cells(const ThreadModel& tm, const PointsTo& points_to, ThreadId t,
+                                                       ExprRef addr) {
+  std::vector<std::uint64_t> keys;
+  if (addr->op == Op::ObjAddr) {
+    const ObjectId o = addr->obj;
+    if (o < tm.objects.size() && tm.objects[o].cell_at(addr->offset())) keys.push_back(cell_key(o, addr->offset()));
+    return keys;
+  }
+  const auto cells = points_to.cells_of(t, addr);
+  if (!cells) return std::nullopt;
+  for (const auto& [o, c] : *cells) keys.push_back(cell_key(o, tm.objects[o].cells[c].offset));
+  return keys;
+}
+
+std::vector<std::vector<char>> protected_steps(const ThreadModel& tm, const PointsTo& points_to, bool test_one_sided_lock) {
+  const std::size_t n = tm.threads.size();
+  std::vector<std::vector<std::optional<std::set<std::uint64_t>>>> locks;
+  std::vector<CreateJoinOrder> order;
+  for (ThreadId t = 0; t < n; ++t) {
+    locks.push_back(must_locksets(tm, t, &points_to));
+    order.push_back(create_join_order(tm, t));
+  }
+  // Every memory access of every reachable instruction, by cell; accesses that may touch any
+  // cell (points-to "anywhere") in `any`.
+  struct Acc {
+    ThreadId t;
+    std::uint32_t pc;
+    bool write;
+  };
+  std::map<std::uint64_t, std::vector<Acc>> by_cell;
+  std::vector<Acc> any;
+  std::vector<char> frees(n, 0);  // thread t has a Free
+  auto cells_of = [&](ThreadId t, ExprRef addr) { return access_cells(tm, points_to, t, addr); };
+  for (ThreadId t = 0; t < n; ++t) {
+    const auto& code = tm.threads[t].code;
+    for (std::uint32_t pc = 0; pc < code.size(); ++pc) {
+      if (code[pc].kind == InstrKind::Free) frees[t] = 1;
+      if (!locks[t][pc]) continue;  // unreachable
+      for (const Access& a : memory_accesses(tm, t, pc)) {
+        const auto keys = cells_of(t, a.addr);
+        if (!keys) any.push_back({t, pc, a.write});
+        else
+          for (std::uint64_t k : *keys) by_cell[k].push_back({t, pc, a.write});
+      }
+    }
+  }
+  auto common_lock = [](const std::set<std::uint64_t>& a, const std::set<std::uint64_t>& b) {
+    for (std::uint64_t k : a)
+      if (b.count(k)) return true;
+    return false;
+  };
+  // Can access (u, q) of another thread run beside (t, pc) and conflict with it?
+  auto beside = [&](ThreadId t, std::uint32_t pc, bool write, const Acc& b) {
+    const bool locked = test_one_sided_lock ? !locks[t][pc]->empty() : common_lock(*locks[t][pc], *locks[b.t][b.pc]);
+    return b.t != t && (write || b.write) && !locked &&
+           !order[t].stopped_at(pc, b.t) && !order[b.t].stopped_at(b.pc, t);
+  };
+  std::vector<std::vector<char>> out(n);
+  for (ThreadId t = 0; t < n; ++t) {
+    const auto& code = tm.threads[t].code;
+    out[t].assign(code.size(), 0);
+    bool others_free = false;
+    for (ThreadId u = 0; u < n; ++u) others_free = others_free || (u != t && frees[u]);
+    for (std::uint32_t pc = 0; pc < code.size(); ++pc) {
+      const Instr& in = code[pc];
+      if (!locks[t][pc]) continue;
+      if (in.kind != InstrKind::Assign && in.kind != InstrKind::Assume && in.kind != InstrKind::Assert &&
+          in.kind != InstrKind::Store)
+        continue;
+      bool ok = true, touches = false;
+      for (const Access& a : accesses(tm, t, pc)) {
+        if (!ok) break;
+        if (a.kind == LocKind::Alloc) {
+          touches = true;
+          if (others_free) ok = false;
+          continue;
+        }
+        if (a.kind != LocKind::Cell) continue;  // started/terminated/atomic reads of every step
+        touches = true;
+        const auto keys = cells_of(t, a.addr);
+        if (!keys) {
+          ok = false;
+          break;
+        }
+        for (const Acc& b : any)
+          if (beside(t, pc, a.write, b)) ok = false;
+        for (std::uint64_t k : *keys) {
+          auto it = by_cell.find(k);
+          if (it == by_cell.end()) continue;
+          for (const Acc& b : it->second)
+            if (beside(t, pc, a.write, b)) ok = false;
+        }
+      }
+      out[t][pc] = ok && touches ? 1 : 0;
+    }
+  }
+  return out;
 }
 
 }  // namespace siren::ir

@@ -1,7 +1,10 @@
 // Boundaries of transactions (ir/transactions.hpp).
 #include "ir/transactions.hpp"
 
+#include "ir/access.hpp"
 #include "ir/cfg.hpp"
+#include "ir/concurrency.hpp"
+#include "ir/points_to.hpp"
 
 #include <algorithm>
 #include <map>
@@ -48,12 +51,17 @@ bool local_step(const Instr& in) {
 }
 
 bool granularity_known(const std::string& name) {
-  return name == "instruction" || name == "transaction" || name == "test-merge-visible";
+  return name == "instruction" || name == "transaction" || name == "test-merge-visible" ||
+         name == "test-one-sided-lock";
 }
 
 TransactionOptions transaction_options(const std::string& granularity) {
   TransactionOptions o;
   o.test_merge_visible = granularity == "test-merge-visible";
+  // (without protected steps, so that the wrong boundaries fall on the visible accesses of
+  // plain transactions, where the random programs have shown they are caught)
+  if (o.test_merge_visible) o.merge_protected = false;
+  o.test_one_sided_lock = granularity == "test-one-sided-lock";
   return o;
 }
 
@@ -147,8 +155,69 @@ void merge_atomic_regions(const std::vector<Instr>& code, std::vector<char>& mer
 }
 }  // namespace
 
+namespace {
+// The protected steps a transaction may carry: ir::protected_steps, less those that read what
+// the first instruction of a transaction reaching them may write other than by a Store (the
+// encoder's transaction state holds the first instruction's stores, locals and `atomic`, not
+// a create's handle, a join's result, a lock's cell or an object's allocation): such a step
+// starts its own transaction. Creates, joins, locks, mallocs and frees are always boundaries,
+// so walking from each of them through the instructions that are not visible finds every
+// such step; turning one into a boundary only shortens the walks.
+std::vector<std::vector<char>> carried_protected_steps(const ThreadModel& tm, const TransactionOptions& options) {
+  const PointsTo pts = PointsTo::analyse(tm);
+  std::vector<std::vector<char>> prot = protected_steps(tm, pts, options.test_one_sided_lock);
+  for (ThreadId t = 0; t < tm.threads.size(); ++t) {
+    const auto& code = tm.threads[t].code;
+    const auto size = static_cast<std::uint32_t>(code.size());
+    for (std::uint32_t v = 0; v < size; ++v) {
+      const InstrKind kind = code[v].kind;
+      if (carried_step(code[v]) || kind == InstrKind::AtomicBegin) continue;  // writes go through the state
+      bool writes_alloc = false, writes_anywhere = false;
+      std::vector<std::uint64_t> written;
+      for (const Access& a : accesses(tm, t, v)) {
+        if (!a.write) continue;
+        if (a.kind == LocKind::Alloc) writes_alloc = true;
+        if (a.kind != LocKind::Cell) continue;
+        const auto keys = access_cells(tm, pts, t, a.addr);
+        if (!keys) writes_anywhere = true;
+        else written.insert(written.end(), keys->begin(), keys->end());
+      }
+      if (!writes_alloc && !writes_anywhere && written.empty()) continue;
+      auto reads_written = [&](std::uint32_t p) {
+        for (const Access& a : accesses(tm, t, p)) {
+          if (a.write) continue;
+          if (a.kind == LocKind::Alloc && writes_alloc) return true;
+          if (a.kind != LocKind::Cell) continue;
+          if (writes_anywhere) return true;
+          const auto keys = access_cells(tm, pts, t, a.addr);
+          if (!keys) return true;
+          for (std::uint64_t k : *keys)
+            if (std::find(written.begin(), written.end(), k) != written.end()) return true;
+        }
+        return false;
+      };
+      std::vector<char> seen(size, 0);
+      std::vector<std::uint32_t> stack = next_pcs(code, v);
+      while (!stack.empty()) {
+        const std::uint32_t p = stack.back();
+        stack.pop_back();
+        if (p >= size || seen[p]) continue;
+        seen[p] = 1;
+        if (prot[t][p] && reads_written(p)) prot[t][p] = 0;
+        if (!local_step(code[p]) && !prot[t][p]) continue;  // a boundary: the walk ends
+        for (std::uint32_t w : next_pcs(code, p)) stack.push_back(w);
+      }
+    }
+  }
+  return prot;
+}
+}  // namespace
+
 Transactions::Transactions(const ThreadModel& tm, const TransactionOptions& options) {
-  for (const ThreadCode& th : tm.threads) {
+  std::vector<std::vector<char>> protected_pcs;
+  if (options.merge_protected) protected_pcs = carried_protected_steps(tm, options);
+  for (ThreadId t = 0; t < tm.threads.size(); ++t) {
+    const ThreadCode& th = tm.threads[t];
     const auto size = static_cast<std::uint32_t>(th.code.size());
     std::vector<char> b(size + 1, 0);
     b[0] = 1;
@@ -162,8 +231,9 @@ Transactions::Transactions(const ThreadModel& tm, const TransactionOptions& opti
       if (in.kind == InstrKind::Goto && in.target <= size) jump_target[in.target] = 1;
     for (std::uint32_t pc = 0; pc < size; ++pc) {
       if (local_step(th.code[pc]) || merged[pc]) continue;
+      if (!protected_pcs.empty() && protected_pcs[t][pc]) continue;
       const bool merge = options.test_merge_visible && pc > 0 && !jump_target[pc] &&
-                         local_step(th.code[pc - 1]) && th.code[pc - 1].kind != InstrKind::Goto &&
+                         carried_step(th.code[pc - 1]) && th.code[pc - 1].kind != InstrKind::Goto &&
                          (th.code[pc].kind == InstrKind::Assign || th.code[pc].kind == InstrKind::Assume ||
                           th.code[pc].kind == InstrKind::Assert || th.code[pc].kind == InstrKind::Goto);
       if (!merge) b[pc] = 1;
@@ -229,8 +299,31 @@ Transactions::Transactions(const ThreadModel& tm, const TransactionOptions& opti
       len[v] = best + 1;
       if (b[v]) longest = std::max(longest, len[v]);
     }
+    // What each transaction carries after its first instruction that is not a local step.
+    std::map<std::uint32_t, std::vector<std::uint32_t>> carried;
+    for (std::uint32_t root = 0; root < size; ++root) {
+      if (!b[root]) continue;
+      std::vector<char> on(size, 0);
+      std::vector<std::uint32_t> stack, pcs;
+      for (std::uint32_t w : next_pcs(th.code, root)) stack.push_back(w);
+      while (!stack.empty()) {
+        const std::uint32_t v = stack.back();
+        stack.pop_back();
+        if (v >= size || b[v] || on[v]) continue;
+        on[v] = 1;
+        if (!local_step(th.code[v])) pcs.push_back(v);
+        for (std::uint32_t w : next_pcs(th.code, v)) stack.push_back(w);
+      }
+      if (pcs.empty()) continue;
+      std::sort(pcs.begin(), pcs.end());
+      carried.emplace(root, std::move(pcs));
+    }
+    if (!protected_pcs.empty())
+      for (std::uint32_t pc = 0; pc < size; ++pc)
+        if (protected_pcs[t][pc] && !b[pc] && !merged[pc]) ++protected_;
     boundary_.push_back(std::move(b));
     longest_.push_back(longest);
+    carried_.push_back(std::move(carried));
     regions_.push_back(std::move(regions));
   }
 }

@@ -8,12 +8,19 @@
 //   - every *visible* instruction: anything but a local step (see local_step());
 //   - enough cut points that every cycle of the thread's code passes through a boundary (a
 //     loop whose body is all local steps ends its transaction at its head).
-// except inside a merged atomic region: the instructions after an AtomicBegin up to the
+// except at a *protected step* (ir::protected_steps: an Assign, Assume, Assert or Store all of
+// whose memory accesses no conflicting access of another thread can run beside, by a common
+// must-held lock or create/join order: Lipton's both-mover), and inside a merged atomic region: the instructions after an AtomicBegin up to the
 // AtomicEnds that close it, when every one of them is a carried step (carried_step()), the
 // thread owns `atomic` at each (on every path), the region has no cycle and does not reach
 // the thread's end. No other thread can move while the owner of `atomic` is inside, so the
 // region joins the transaction its AtomicBegin starts (one frame per __VERIFIER_atomic_*
 // block): that transaction may then read and write memory after its first instruction.
+//
+// A protected step is carried by the transaction it is reached in: locks, creates and joins
+// are always boundaries, so the lock that protects it is held (the other thread stopped) from
+// that transaction's first instruction on, and no step that can run beside the transaction
+// touches what the protected step touches.
 //
 // A local step reads and writes only the thread's own locals, never memory, never blocks on
 // another thread: other threads' steps commute with it, so an interleaving that switches
@@ -56,16 +63,24 @@ struct TransactionOptions {
   /// Merge atomic regions into their AtomicBegin's transaction. Race queries turn it off: an
   /// access inside a region is then a boundary, as a racy access must be.
   bool merge_atomic_regions = true;
-  /// TEST ONLY: a deliberately wrong boundary. Every visible instruction that directly follows
-  /// a local step (pc - 1 is local, and pc is not a jump target) is merged into that step's
-  /// transaction instead of starting its own — a visible access merged into its predecessor.
-  /// Tests show that the random-program oracles catch it.
+  /// Carry protected steps (ir::protected_steps) in the transaction they are reached in. Race
+  /// queries turn it off too (a protected access races with nothing, but a query names it).
+  bool merge_protected = true;
+  /// TEST ONLY: a deliberately wrong boundary. Every visible Assign, Assume, Assert or Goto
+  /// that directly follows a carried step other than a Goto (and is not a jump target) is
+  /// merged into that step's transaction instead of starting its own — a visible access merged
+  /// into its predecessor. Protected steps are not merged then. Tests show that the
+  /// random-program oracles catch it.
   bool test_merge_visible = false;
+  /// TEST ONLY: protected steps computed with ir::protected_steps' test_one_sided_lock (an
+  /// access counts as protected when the step alone holds some lock).
+  bool test_one_sided_lock = false;
 };
 
 /// Step granularities of the BMC by name (check::CheckOptions::granularity): "instruction"
-/// (no transactions), "transaction", and TEST ONLY "test-merge-visible" (transactions with
-/// TransactionOptions::test_merge_visible).
+/// (no transactions), "transaction", and TEST ONLY "test-merge-visible" and
+/// "test-one-sided-lock" (transactions with TransactionOptions::test_merge_visible /
+/// test_one_sided_lock).
 bool granularity_known(const std::string& name);
 TransactionOptions transaction_options(const std::string& granularity);
 
@@ -84,11 +99,19 @@ class Transactions {
   const std::map<std::uint32_t, std::vector<std::uint32_t>>& atomic_regions(ThreadId t) const {
     return regions_[t];
   }
+  /// The steps after the first that a transaction of thread t starting at boundary b may
+  /// execute and that touch memory or `atomic` (protected steps, a merged atomic region's
+  /// steps): b -> their pcs (sorted); boundaries whose transactions carry none are absent.
+  const std::map<std::uint32_t, std::vector<std::uint32_t>>& carried(ThreadId t) const { return carried_[t]; }
+  /// Number of protected steps carried by transactions (all threads).
+  std::size_t protected_steps() const { return protected_; }
 
  private:
   std::vector<std::vector<char>> boundary_;  // [thread][pc], pc = 0 .. code.size()
   std::vector<std::size_t> longest_;
   std::vector<std::map<std::uint32_t, std::vector<std::uint32_t>>> regions_;
+  std::vector<std::map<std::uint32_t, std::vector<std::uint32_t>>> carried_;
+  std::size_t protected_ = 0;
 };
 
 }  // namespace siren::ir

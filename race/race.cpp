@@ -315,13 +315,15 @@ void RaceSession::run(const std::vector<RaceQuery>& qs,
   auto& T = *terms_;
   e.absorbing_idle = false;
   // Transaction frames when asked for and every queried location starts a transaction (a
-  // race query's accesses always do: they are visible, and atomic regions are not merged
-  // here); else instruction frames.
+  // race query's accesses always do: they are visible, and neither atomic regions nor
+  // protected steps are merged here); else instruction frames.
   if (co.granularity != "instruction" && ir::granularity_known(co.granularity)) {
     auto& tx = tx_;
     ir::TransactionOptions to = ir::transaction_options(co.granularity);
-    if (std::any_of(qs.begin(), qs.end(), [](const RaceQuery& q) { return q.control.empty(); }))
+    if (std::any_of(qs.begin(), qs.end(), [](const RaceQuery& q) { return q.control.empty(); })) {
       to.merge_atomic_regions = false;  // a race query
+      to.merge_protected = false;
+    }
     tx.emplace(tm_, to);
     bool all_boundaries = true;
     for (const RaceQuery& q : qs) {

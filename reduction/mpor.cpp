@@ -251,13 +251,14 @@ class Mpor final : public SchedulerConstraints {
       }
       // Transaction frames: a merged atomic region runs inside the frame of its AtomicBegin,
       // which is then one whole transition (no block stays open across frames): the
-      // AtomicBegin opens no block, and its transition's accesses are the region's (static
-      // ones as they are, pointer accesses as wildcards).
+      // AtomicBegin opens no block. A transition's accesses are its first step's and those of
+      // every step its transaction may carry (a merged region's, protected steps; static ones
+      // as they are, pointer accesses as wildcards).
       if (f.tx) {
         region_.assign(n_, {});
-        for (std::size_t t = 0; t < n_; ++t)
-          for (const auto& [b, pcs] : f.tx->atomic_regions(static_cast<ir::ThreadId>(t))) {
-            std::erase(begin_pcs_[t], b);
+        for (std::size_t t = 0; t < n_; ++t) {
+          for (const auto& [b, pcs] : f.tx->atomic_regions(static_cast<ir::ThreadId>(t))) std::erase(begin_pcs_[t], b);
+          for (const auto& [b, pcs] : f.tx->carried(static_cast<ir::ThreadId>(t))) {
             RegionSummary& r = region_[t][b];
             for (std::uint32_t pc : pcs)
               for (const Prepared& p : prep_[t][pc]) {
@@ -265,6 +266,7 @@ class Mpor final : public SchedulerConstraints {
                 else r.st.push_back({p.key, p.write});
               }
           }
+        }
       }
       // SIR: one Boolean "lpc_l = c" per location c of l in an insensitive pair (cheaper for
       // the solver than latching l's pc as a bit-vector). Before l has run it is false and
@@ -637,7 +639,7 @@ class Mpor final : public SchedulerConstraints {
     std::vector<std::pair<StaticKey, bool>> st;  // (location, write)
     bool wild[4] = {false, false, false, false};
   };
-  std::vector<std::map<std::uint32_t, RegionSummary>> region_;  // [thread] merged region at its AtomicBegin
+  std::vector<std::map<std::uint32_t, RegionSummary>> region_;  // [thread] what a transaction carries, at its start
   std::vector<Term> bpc_;                                 // [thread] first location of the open block
   std::vector<std::vector<std::uint32_t>> begin_pcs_, end_pcs_;  // [thread] AtomicBegin / AtomicEnd pcs
   struct BlockSlot {

@@ -40,6 +40,12 @@ if(TARGET siren-fuzz)
            COMMAND $<TARGET_FILE:siren-fuzz> --programs 100 --seed 1 --granularity test-merge-visible
                    --solvers cadical --no-native --expect-disagreements --stop-after 1)
   set_tests_properties("fuzz: a wrong transaction boundary is caught" PROPERTIES TIMEOUT 300)
+  # ... and so must a transaction that carries a step whose lock only its own thread holds
+  # (ir::protected_steps with test_one_sided_lock: the other side's unlocked read is ignored).
+  add_test(NAME "fuzz: a lock only one side holds is caught"
+           COMMAND $<TARGET_FILE:siren-fuzz> --programs 100 --seed 1 --granularity test-one-sided-lock
+                   --solvers cadical --no-native --expect-disagreements --stop-after 1)
+  set_tests_properties("fuzz: a lock only one side holds is caught" PROPERTIES TIMEOUT 400)
   # The generator writes each construct the native oracle is there for (global, static,
   # struct-, array- and aggregate-held pointers, pointers passed to threads, discarded call
   # results, unused reads, __VERIFIER_atomic_* functions against plain accesses; calls through

@@ -1029,6 +1029,21 @@ class Gen {
         }
       }
     }
+    // Last (the programs before it stay as they were): a critical section with two writes to
+    // one global, read without the lock by another thread, which can see the value between
+    // them: a transaction may carry a step only when a lock *both* sides hold protects it
+    // (ir::protected_steps), so the intermediate value must stay observable.
+    if (p.mutex && p.lock_style == 0 && !p.globals.empty() && coin(0.25)) {
+      const int k = uni(0, static_cast<int>(p.globals.size()) - 1);
+      const std::string x = fmt::format("g{}", k);
+      Stmt l;
+      l.kind = Stmt::Kind::Lock;
+      l.body.push_back(simple(x + " = " + x + " + 1;"));
+      l.body.push_back(simple(x + " = " + x + " + 1;"));
+      const int i = uni(0, nw - 1);
+      place(p.workers[static_cast<std::size_t>(i)].body, std::move(l));
+      place_other(i, simple(assert_text(fmt::format("{} != {}", x, p.globals[static_cast<std::size_t>(k)] + 1))));
+    }
   }
 
   // Callbacks `int cb<i>(int v)` (2-3; some read or write a global) and where they are held: a

@@ -63,9 +63,10 @@ int main(int argc, char** argv) {
                  "checking without one");
   app.add_option("--granularity", o.granularity,
                  "BMC step granularity of the bmc, race and reach configurations: instruction, transaction, or "
-                 "the test-only test-merge-visible (a deliberately wrong transaction boundary; with "
-                 "--expect-disagreements it shows the oracles catch it)")
-      ->check(CLI::IsMember({"instruction", "transaction", "test-merge-visible"}));
+                 "the test-only test-merge-visible (a deliberately wrong transaction boundary) or "
+                 "test-one-sided-lock (a step counts as protected when it alone holds a lock); with "
+                 "--expect-disagreements they show the oracles catch them")
+      ->check(CLI::IsMember({"instruction", "transaction", "test-merge-visible", "test-one-sided-lock"}));
   std::string solvers_filter;
   app.add_option("--solvers", solvers_filter,
                  "Comma-separated solvers to use (default: every available one)");

@@ -67,7 +67,11 @@ void *t(void *a) {
   return 0;
 }
 int main(void) { pthread_t id; pthread_create(&id, 0, t, 0); return 0; })"));
-  const ir::Transactions tx(tm);
+  // Only t touches x, so its accesses are protected steps; without that merge every visible
+  // instruction starts a transaction.
+  ir::TransactionOptions unprotected;
+  unprotected.merge_protected = false;
+  const ir::Transactions tx(tm, unprotected);
   REQUIRE(tm.threads.size() == 2);
   const auto& code = tm.threads[1].code;
   std::size_t visible = 0, local = 0, local_boundaries = 0;
@@ -88,12 +92,117 @@ int main(void) { pthread_t id; pthread_create(&id, 0, t, 0); return 0; })"));
   CHECK(tx.boundaries(1) < code.size());
   CHECK(tx.longest(1) >= 3);
   // The deliberately wrong variant merges a visible instruction into its predecessor.
-  ir::TransactionOptions broken;
+  ir::TransactionOptions broken = unprotected;
   broken.test_merge_visible = true;
   const ir::Transactions bad(tm, broken);
   std::size_t merged = 0;
   for (std::uint32_t pc = 0; pc < code.size(); ++pc) merged += !ir::local_step(code[pc]) && !bad.boundary(1, pc);
   CHECK(merged >= 1);
+}
+
+TEST_CASE("transactions: protected steps are carried by the transaction they are reached in") {
+  // count is only touched under m (or after both joins): its load and store are protected
+  // steps, carried by the transaction of the lock; flags is written by both workers without a
+  // lock, so its store stays a boundary.
+  const std::string locked = prog(R"(
+int count, flags;
+pthread_mutex_t m;
+void *w(void *a) {
+  pthread_mutex_lock(&m);
+  int c = count;
+  count = c + 1;
+  pthread_mutex_unlock(&m);
+  flags = 1;
+  return 0;
+}
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, w, 0);
+  pthread_create(&b, 0, w, 0);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  if (count != 2) reach_error();
+  return 0;
+})");
+  const ir::ThreadModel tm = model(locked);
+  REQUIRE(tm.threads.size() == 3);
+  const ir::Transactions tx(tm);
+  const auto& code = tm.threads[1].code;
+  std::size_t carried = 0, lock_pc = code.size();
+  for (std::uint32_t pc = 0; pc < code.size(); ++pc) {
+    const ir::Instr& in = code[pc];
+    CAPTURE(in.text);
+    if (in.kind == ir::InstrKind::Lock || in.kind == ir::InstrKind::Unlock) {
+      CHECK(tx.boundary(1, pc));
+      if (in.kind == ir::InstrKind::Lock) lock_pc = pc;
+    }
+    if (ir::local_step(in) || in.kind == ir::InstrKind::Lock || in.kind == ir::InstrKind::Unlock) continue;
+    if (in.text.find("count") != std::string::npos && in.kind != ir::InstrKind::ThreadExit) {
+      CHECK_FALSE(tx.boundary(1, pc));
+      ++carried;
+    }
+    if (in.text.find("flags") != std::string::npos) CHECK(tx.boundary(1, pc));
+  }
+  CHECK(carried >= 2);  // the load and the store of count
+  REQUIRE(tx.carried(1).count(static_cast<std::uint32_t>(lock_pc)) == 1);
+  CHECK(tx.carried(1).at(static_cast<std::uint32_t>(lock_pc)).size() >= 2);
+  CHECK(tx.protected_steps() >= 4);
+  for (const char* reduction : {"none", "mpor", "sir"}) {
+    CAPTURE(reduction);
+    const auto t = run(tm, "transaction", 100, reduction);
+    CHECK_MESSAGE(t.verdict == Verdict::Safe, t.reason);
+    const auto i = run(tm, "instruction", 200, reduction);
+    CHECK_MESSAGE(i.verdict == Verdict::Safe, i.reason);
+    CHECK(t.stats.frames < i.stats.frames);
+  }
+  // The same without the lock in the second worker: a lost update, and nothing protected.
+  std::string racy = locked;
+  racy.replace(racy.find("void *w(void *a) {"), 0,
+               "void *u(void *a) { int c = count; count = c + 1; flags = 1; return 0; }\n");
+  racy.replace(racy.find("pthread_create(&b, 0, w, 0)"), std::string("pthread_create(&b, 0, w, 0)").size(),
+               "pthread_create(&b, 0, u, 0)");
+  const ir::ThreadModel rtm = model(racy);
+  const ir::Transactions rtx(rtm);
+  for (ir::ThreadId t = 1; t < rtm.threads.size(); ++t)
+    for (std::uint32_t pc = 0; pc < rtm.threads[t].code.size(); ++pc) {
+      const ir::Instr& in = rtm.threads[t].code[pc];
+      CAPTURE(in.text);
+      if (!ir::local_step(in) && in.text.find("count") != std::string::npos) CHECK(rtx.boundary(t, pc));
+    }
+  for (const char* reduction : {"none", "mpor", "sir"}) {
+    CAPTURE(reduction);
+    const auto t = run(rtm, "transaction", 100, reduction);
+    CHECK_MESSAGE(t.verdict == Verdict::Unsafe, t.reason);
+    CHECK_FALSE(t.internal_error);
+  }
+}
+
+TEST_CASE("transactions: a lock that only one side holds protects nothing (the broken variant is caught)") {
+  // w1 writes 1 then 2 under m; w2 reads count without the lock and can see the 1. With the
+  // deliberately wrong test_one_sided_lock both stores are carried by w1's lock transaction,
+  // the 1 is never seen, and the answer is a wrong SAFE.
+  const ir::ThreadModel tm = model(prog(R"(
+int count;
+pthread_mutex_t m;
+void *w1(void *a) { pthread_mutex_lock(&m); count = 1; count = 2; pthread_mutex_unlock(&m); return 0; }
+void *w2(void *a) { if (count == 1) reach_error(); return 0; }
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, w1, 0);
+  pthread_create(&b, 0, w2, 0);
+  return 0;
+})"));
+  CHECK(ir::Transactions(tm).protected_steps() == 0);
+  ir::TransactionOptions broken;
+  broken.test_one_sided_lock = true;
+  CHECK(ir::Transactions(tm, broken).protected_steps() >= 2);
+  for (const char* reduction : {"none", "mpor", "sir"}) {
+    CAPTURE(reduction);
+    const auto t = run(tm, "transaction", 50, reduction);
+    CHECK_MESSAGE(t.verdict == Verdict::Unsafe, t.reason);
+    const auto b = run(tm, "test-one-sided-lock", 50, reduction);
+    CHECK_MESSAGE(b.verdict == Verdict::Safe, b.reason);  // wrong, as intended
+  }
 }
 
 TEST_CASE("transaction frames: the verdicts of instruction frames") {
