@@ -3,8 +3,9 @@
 // instruction frame (transition.cpp: guards, errors, and every write but the thread's own
 // locals, memory cells, `atomic` and pc); the rest of the transaction consists of local steps
 // (the thread's locals only), protected steps (memory reads and stores no other thread can
-// touch meanwhile) and, in a merged atomic region, memory reads, stores and the AtomicEnd. They are symbolically executed here, once per frame and thread, over the DAG of
-// the thread's non-boundary instructions: every instruction gets a path guard (the
+// touch meanwhile) and, in a merged atomic region, memory reads, stores and the AtomicEnd.
+// They are symbolically executed here, once per frame and thread, over the DAG of the
+// thread's non-boundary instructions: every instruction gets a path guard (the
 // disjunction of its incoming edges) and the state on entry (the locals, cells and `atomic`
 // that differ from V^k, an ITE over the incoming edges where they differ). An edge into a
 // boundary (or the thread's end) is an exit; the exits write pc^{k+1}, the thread's locals,

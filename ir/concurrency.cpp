@@ -245,7 +245,8 @@ std::optional<std::vector<std::uint64_t>> access_cells(const ThreadModel& tm, co
   return keys;
 }
 
-std::vector<std::vector<char>> protected_steps(const ThreadModel& tm, const PointsTo& points_to, bool test_one_sided_lock) {
+std::vector<std::vector<char>> protected_steps(const ThreadModel& tm, const PointsTo& points_to,
+                                               bool test_one_sided_lock) {
   const std::size_t n = tm.threads.size();
   std::vector<std::vector<std::optional<std::set<std::uint64_t>>>> locks;
   std::vector<CreateJoinOrder> order;

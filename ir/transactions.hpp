@@ -10,12 +10,14 @@
 //     loop whose body is all local steps ends its transaction at its head).
 // except at a *protected step* (ir::protected_steps: an Assign, Assume, Assert or Store all of
 // whose memory accesses no conflicting access of another thread can run beside, by a common
-// must-held lock or create/join order: Lipton's both-mover), and inside a merged atomic region: the instructions after an AtomicBegin up to the
-// AtomicEnds that close it, when every one of them is a carried step (carried_step()), the
-// thread owns `atomic` at each (on every path), the region has no cycle and does not reach
-// the thread's end. No other thread can move while the owner of `atomic` is inside, so the
-// region joins the transaction its AtomicBegin starts (one frame per __VERIFIER_atomic_*
-// block): that transaction may then read and write memory after its first instruction.
+// must-held lock or create/join order: Lipton's both-mover; see carried_protected_steps in
+// transactions.cpp for the ones that still start a transaction), and inside a merged atomic
+// region: the instructions after an AtomicBegin up to the AtomicEnds that close it, when
+// every one of them is a carried step (carried_step()), the thread owns `atomic` at each (on
+// every path), the region has no cycle and does not reach the thread's end. No other thread
+// can move while the owner of `atomic` is inside, so the region joins the transaction its
+// AtomicBegin starts (one frame per __VERIFIER_atomic_* block): that transaction may then
+// read and write memory after its first instruction.
 //
 // A protected step is carried by the transaction it is reached in: locks, creates and joins
 // are always boundaries, so the lock that protects it is held (the other thread stopped) from
@@ -27,12 +29,13 @@
 // threads only at boundaries reaches every state in which all threads are at boundaries, and
 // every error an instruction-granular interleaving reaches (an error in the middle of a
 // transaction is an error of that transaction's frame). A transaction therefore holds at
-// most one visible instruction, its first, or is a merged atomic region (with what comes
-// before and after it); a race query's accesses, when they are boundaries, are the first
-// instruction of their transactions (race/race.cpp uses instruction frames otherwise). An Assume that fails (or an Assert
-// that fails) in the middle of a transaction stops the thread for good, since it reads locals
-// only: the transaction then ends there, at a pc that is no boundary, after its first
-// instruction (which other threads may see) has happened.
+// most one visible instruction that is not protected, its first, or is a merged atomic region
+// (with what comes before and after it); a race query's accesses, when they are boundaries,
+// are the first instruction of their transactions (race/race.cpp uses instruction frames
+// otherwise). An Assume that fails (or an Assert that fails) in the middle of a transaction
+// stops the thread for good, since it reads locals only or, when protected, cells no other
+// thread can change while the thread waits there: the transaction then ends there, at a pc
+// that is no boundary, after its first instruction (which other threads may see) has happened.
 //
 // One definition for every consumer: the BMC's frames (encoder/), the reductions see frames
 // start at boundaries only (reduction/), race queries and `--count-schedules` count
