@@ -381,7 +381,7 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
         race::RaceQuery q;
         q.control = race::control_targets(tm, *cs);
         if (txs && std::any_of(q.control.begin(), q.control.end(),
-                               [&](const race::ControlTarget& c) { return !txs->boundary(c.thread, c.pcs[0]); }))
+                               [&](const race::ControlTarget& ct) { return !txs->boundary(ct.thread, ct.pcs[0]); }))
           continue;  // not a state between transactions
         if (!q.control.empty()) qs.push_back(std::move(q));
       }
