@@ -169,6 +169,7 @@ std::vector<std::vector<char>> carried_protected_steps(const ThreadModel& tm, co
   for (ThreadId t = 0; t < tm.threads.size(); ++t) {
     const auto& code = tm.threads[t].code;
     const auto size = static_cast<std::uint32_t>(code.size());
+    std::vector<std::uint32_t> seen_from(size, size);  // the walk that last reached pc (v; size: none)
     for (std::uint32_t v = 0; v < size; ++v) {
       const InstrKind kind = code[v].kind;
       if (carried_step(code[v]) || kind == InstrKind::AtomicBegin) continue;  // writes go through the state
@@ -196,13 +197,12 @@ std::vector<std::vector<char>> carried_protected_steps(const ThreadModel& tm, co
         }
         return false;
       };
-      std::vector<char> seen(size, 0);
       std::vector<std::uint32_t> stack = next_pcs(code, v);
       while (!stack.empty()) {
         const std::uint32_t p = stack.back();
         stack.pop_back();
-        if (p >= size || seen[p]) continue;
-        seen[p] = 1;
+        if (p >= size || seen_from[p] == v) continue;
+        seen_from[p] = v;
         if (prot[t][p] && reads_written(p)) prot[t][p] = 0;
         if (!local_step(code[p]) && !prot[t][p]) continue;  // a boundary: the walk ends
         for (std::uint32_t w : next_pcs(code, p)) stack.push_back(w);
@@ -301,16 +301,15 @@ Transactions::Transactions(const ThreadModel& tm, const TransactionOptions& opti
     }
     // What each transaction carries after its first instruction that is not a local step.
     std::map<std::uint32_t, std::vector<std::uint32_t>> carried;
+    std::vector<std::uint32_t> reached_from(size, size);  // the root whose walk last reached pc
     for (std::uint32_t root = 0; root < size; ++root) {
       if (!b[root]) continue;
-      std::vector<char> on(size, 0);
-      std::vector<std::uint32_t> stack, pcs;
-      for (std::uint32_t w : next_pcs(th.code, root)) stack.push_back(w);
+      std::vector<std::uint32_t> stack = next_pcs(th.code, root), pcs;
       while (!stack.empty()) {
         const std::uint32_t v = stack.back();
         stack.pop_back();
-        if (v >= size || b[v] || on[v]) continue;
-        on[v] = 1;
+        if (v >= size || b[v] || reached_from[v] == root) continue;
+        reached_from[v] = root;
         if (!local_step(th.code[v])) pcs.push_back(v);
         for (std::uint32_t w : next_pcs(th.code, v)) stack.push_back(w);
       }
