@@ -50,21 +50,28 @@ inline const char* verdict_name(Verdict v) {
 struct CheckOptions {
   std::string engine = "auto";
   double explicit_share = 0.8;
-  double explicit_share_restricted = 0.3;
+  double explicit_share_restricted = 0.2;  // (both shares from benchmarks/AUTO.md)
   std::size_t explicit_memory_mb = 4096;
   unsigned bound = 200;             // K: executions of at most K steps are explored
   std::string reduction = "sir";    // reduction/scheduler_constraints.hpp names
   std::string solver = "cadical";
-  /// false (default): every frame is a real step and the property is asked at every depth.
-  /// true: frames may be idle (absorbing), so one query at depth k covers all depths <= k and
-  /// the property is asked only at checkpoints (measured slower on the SV-COMP tasks so far).
-  bool absorbing_idle = false;
+  /// How the BMC deepens (`--deepening`, encoder/bmc.cpp): "linear" (default): every frame is a
+  /// real step, the property is asked at every depth and completeness at most; "geometric":
+  /// frames may be idle (absorbing), so one query at depth d covers every depth <= d, and the
+  /// property and completeness are asked at depths 1, 2, 4, 8, ... and K only
+  /// (benchmarks/DEEPENING.md compares them).
+  std::string deepening = "linear";
   /// BMC step granularity: "instruction" (one frame = one instruction of one thread) or
   /// "transaction" (one frame = one transaction: a visible instruction and the local steps
   /// after it, ir/transactions.hpp); --bound then counts transactions.
   /// TEST ONLY: "test-merge-visible" is "transaction" with a deliberately wrong boundary
   /// (ir::TransactionOptions::test_merge_visible); no command accepts it.
   std::string granularity = "transaction";
+  /// Transaction frames: how many times one transaction may run on through the head of a loop
+  /// whose body it carries (ir::TransactionOptions::unwind); 0: such a loop ends the
+  /// transaction at its head on every iteration. 4 answers the most shared SV-COMP tasks
+  /// (benchmarks/GRANULARITY.md).
+  unsigned tx_unwind = 4;
   /// Give up (UNKNOWN "timeout") when this point is passed; checked between frames and
   /// inside the solver.
   std::optional<std::chrono::steady_clock::time_point> deadline;

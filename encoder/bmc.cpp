@@ -4,16 +4,17 @@
 // assertion). MemSafety/Limit errors are remembered (the answer can no
 // longer be SAFE) while the search for Property violations goes on.
 //
-// By default every frame is a real step and bad^k is asked at every depth k < K. With the
-// absorbing idle step (CheckOptions::absorbing_idle) V^k stands for the state after any
-// execution of at most k steps, so bad^k covers every shorter depth and is asked only at
-// checkpoints (every depth to 8, then every 8th/16th, and K-1). On the shared SV-COMP tasks
-// the per-depth queries were faster: they constrain the solver more.
+// By default (CheckOptions::deepening "linear") every frame is a real step and bad^k is asked
+// at every depth k < K. With "geometric" deepening, frames may be idle (an absorbing idle
+// step), so V^k stands for the state after any execution of at most k steps, bad^k covers
+// every shorter depth and is asked only when k + 1 is a power of two or k + 1 = K. On the
+// shared SV-COMP tasks the per-depth queries were faster (benchmarks/DEEPENING.md): they
+// constrain the solver more.
 //
 // Completeness: when no execution of k (real) steps can make another step (⋁_t can_move_t^k,
 // with ¬idle^{k-1} in idle mode, is UNSAT), every execution has at most k steps and all of
 // their errors were checked, so the answer is SAFE. Asked at depths ≤ 8, then every 4th depth
-// up to 64 and every 8th after (idle mode: at the property checkpoints), and at the bound K.
+// up to 64 and every 8th after (geometric: at the property's depths), and at the bound K.
 #include "encoder/bmc.hpp"
 
 #include "encoder/engine.hpp"
@@ -52,9 +53,10 @@ void search(const ir::ThreadModel& tm, const CheckOptions& options, solvers::Ter
   static const bool verbose = std::getenv("SIREN_BMC_VERBOSE") != nullptr;
   solvers::DecisionProcedure* dp = &dpr;
   Engine e(tm, terms, *dp, sch);
-  e.absorbing_idle = options.absorbing_idle;
+  e.absorbing_idle = options.deepening == "geometric";
   std::optional<ir::Transactions> tx;
-  if (options.granularity != "instruction") e.tx = &tx.emplace(tm, ir::transaction_options(options.granularity));
+  if (options.granularity != "instruction")
+    e.tx = &tx.emplace(tm, ir::transaction_options(options.granularity, options.tx_unwind));
   e.make_initial_state();
 
   std::optional<std::string> other;  // a reachable MemSafety/Limit error
@@ -85,13 +87,11 @@ void search(const ir::ThreadModel& tm, const CheckOptions& options, solvers::Ter
     return dp->solve(as);
   };
 
-  // Depths at which the property and completeness are asked: every depth up to 8, then every
-  // power of two and every 32nd depth, and K-1 (property) / K (completeness).
-  constexpr unsigned stride = 8;
+  // Depths at which the property and completeness are asked (see the top of the file).
   auto checkpoint = [&](unsigned k) {
     const unsigned d = k + 1;
     if (!e.absorbing_idle) return true;
-    return d <= 8 || d % (d <= 64 ? stride : 2 * stride) == 0 || d == K;
+    return (d & (d - 1)) == 0 || d == K;
   };
   auto completeness_checkpoint = [&](unsigned k) {
     if (e.absorbing_idle) return true;  // same depths as the property
@@ -179,7 +179,8 @@ void count_schedules(const ir::ThreadModel& tm, const CheckOptions& options, sol
   Engine e(tm, terms, dp, sch);
   e.absorbing_idle = false;
   std::optional<ir::Transactions> tx;
-  if (options.granularity != "instruction") e.tx = &tx.emplace(tm, ir::transaction_options(options.granularity));
+  if (options.granularity != "instruction")
+    e.tx = &tx.emplace(tm, ir::transaction_options(options.granularity, options.tx_unwind));
   e.make_initial_state();
   const unsigned K = options.bound;
   std::uint64_t total = 0;

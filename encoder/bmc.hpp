@@ -17,7 +17,7 @@ using check::CheckStats;
 using check::Verdict;
 using ir::TraceRow;
 
-/// Runs the BMC on `tm` (options.reduction, .solver, .bound, .deadline, .absorbing_idle,
+/// Runs the BMC on `tm` (options.reduction, .solver, .bound, .deadline, .deepening,
 /// .count_schedules) and fills `res` (its verdict, bound, trace, stats; `res.engine` stays as
 /// the caller set it). May throw std::bad_alloc, which check::check turns into UNKNOWN.
 void run_bmc(const ir::ThreadModel& tm, const CheckOptions& options, CheckResult& res);

@@ -192,7 +192,7 @@ class Engine {
   std::vector<Frame> frames;                // frame 0 .. k
   std::vector<reduction::FrameView> views;  // for the scheduler reduction
   bool has_int_havoc = false, has_ptr_havoc = false;
-  bool absorbing_idle = false;  // CheckOptions::absorbing_idle
+  bool absorbing_idle = false;  // CheckOptions::deepening "geometric"
   /// Transaction frames (CheckOptions::granularity "transaction"): one frame runs one
   /// transaction of the selected thread. Null: one instruction per frame.
   const ir::Transactions* tx = nullptr;

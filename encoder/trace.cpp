@@ -82,15 +82,23 @@ bool Engine::transaction_steps(unsigned k, ir::ThreadId t, std::uint32_t stop, s
     return false;
   }
   if (pc == stop) return true;
-  out.push_back(step_at(k, t, pc));
-  for (const TxNode& n : frames[k].tail[t]) {
-    if (n.pc == stop) return true;
-    if (dp.value(n.guard) != 0) out.push_back(step_at(k, t, n.pc, n.havoc));
-  }
+  // The path: the later steps whose guards hold, in the order they run. It stops at `stop`
+  // (a blocked or failing step ends it), which it may have passed before in an earlier pass
+  // of a loop (ir::Transactions::passable): the last one on the path.
+  std::vector<const TxNode*> path;
+  for (const TxNode& n : frames[k].tail[t])
+    if (dp.value(n.guard) != 0) path.push_back(&n);
+  std::size_t end = path.size();
   if (stop != ~0u) {
-    why = fmt::format("frame {}: instruction {} not on the transaction's path", k, stop);
-    return false;
+    while (end > 0 && path[end - 1]->pc != stop) --end;
+    if (end == 0) {
+      why = fmt::format("frame {}: instruction {} not on the transaction's path", k, stop);
+      return false;
+    }
+    --end;
   }
+  out.push_back(step_at(k, t, pc));
+  for (std::size_t i = 0; i < end; ++i) out.push_back(step_at(k, t, path[i]->pc, path[i]->havoc));
   return true;
 }
 

@@ -10,6 +10,9 @@
 // that differ from V^k, an ITE over the incoming edges where they differ). An edge into a
 // boundary (or the thread's end) is an exit; the exits write pc^{k+1}, the thread's locals,
 // the cells the transaction stored to (its first instruction's stores too) and `atomic`.
+// An edge into a cut point the transaction may run on through (ir::Transactions::passable)
+// leads into the next *pass*, a copy of the same DAG, up to Transactions::unwind() passes;
+// from the last pass it is an exit. A trace takes the path's instructions in pass order.
 //
 // Guards do not mention sel^k: they say what the transaction would do if its thread were
 // selected, which is what the errors of the frame need (bad^k: "the next transaction of some
@@ -75,13 +78,12 @@ const std::vector<std::uint32_t>& Engine::tx_targets(ir::ThreadId t, std::uint32
     if (v != b && (code[v].kind == InstrKind::Assume || code[v].kind == InstrKind::Assert))
       out.push_back(v);
     for (std::uint32_t w : next_pcs(code, v)) {
-      if (seen[w]) {
-        if (w == b && tx->boundary(t, w)) out.push_back(w);
-        continue;
-      }
+      // (a cut point the transaction may run on through is also where it may end)
+      const bool boundary = tx->boundary(t, w);
+      if (boundary) out.push_back(w);
+      if (seen[w]) continue;
       seen[w] = 1;
-      if (tx->boundary(t, w)) out.push_back(w);
-      else stack.push_back(w);
+      if (!boundary || tx->passable(t, w)) stack.push_back(w);
     }
   }
   std::sort(out.begin(), out.end());
@@ -96,15 +98,16 @@ void Engine::encode_transactions(unsigned k, ir::ThreadId t, const std::vector<F
   const auto size = static_cast<std::uint32_t>(th.code.size());
   Frame& fr = frames[k];
   if (tx_order_.empty()) {
-    // Non-boundaries in an order every edge between them respects (reverse post-order of a
-    // depth-first search; the edges between non-boundaries form a DAG).
+    // Non-boundaries and passable cut points in an order every edge into a non-boundary
+    // respects (reverse post-order of a depth-first search; these edges form a DAG). An edge
+    // into a cut point leads to the next pass (`level`), which runs after this one.
     tx_order_.resize(tm.threads.size());
     for (ir::ThreadId u = 0; u < tm.threads.size(); ++u) {
       const auto& code = tm.threads[u].code;
       std::vector<char> seen(code.size(), 0);
       std::vector<std::uint32_t> post;
       for (std::uint32_t root = 0; root < code.size(); ++root) {
-        if (seen[root] || tx->boundary(u, root)) continue;
+        if (seen[root] || (tx->boundary(u, root) && !tx->passable(u, root))) continue;
         std::vector<std::pair<std::uint32_t, std::size_t>> stack{{root, 0}};
         seen[root] = 1;
         while (!stack.empty()) {
@@ -126,11 +129,18 @@ void Engine::encode_transactions(unsigned k, ir::ThreadId t, const std::vector<F
     }
   }
 
-  std::unordered_map<std::uint32_t, std::vector<Incoming>> in;  // non-boundary pc -> edges into it
+  // Non-boundary pc (or passable cut point) of pass `level` -> the edges into it. Pass p has
+  // run on through p cut points; it may run on through another while p < unwind.
+  std::map<std::pair<unsigned, std::uint32_t>, std::vector<Incoming>> in;
+  unsigned level = 0;
   auto edge = [&](std::uint32_t to, Term guard, const TxState& st) {
     if (guard == terms.mk_false()) return;
-    if (to >= size || tx->boundary(t, to)) fr.exits[t].push_back({guard, to, st.locals, st.cells, st.atomic});
-    else in[to].push_back({guard, st});
+    if (to < size && tx->boundary(t, to) && tx->passable(t, to) && level < tx->unwind())
+      in[{level + 1, to}].push_back({guard, st});
+    else if (to >= size || tx->boundary(t, to))
+      fr.exits[t].push_back({guard, to, st.locals, st.cells, st.atomic});
+    else
+      in[{level, to}].push_back({guard, st});
   };
   // A Store over the state `st` (weak update of every cell the address may designate).
   auto store = [&](const ir::Instr& ins, TxState& st, auto&& enc) {
@@ -173,106 +183,109 @@ void Engine::encode_transactions(unsigned k, ir::ThreadId t, const std::vector<F
   }
 
   // The rest: local steps, protected steps and a merged atomic region's loads, stores and
-  // AtomicEnd, in an order that respects the edges.
-  for (std::uint32_t pc : tx_order_[t]) {
-    auto it = in.find(pc);
-    if (it == in.end()) continue;
-    std::vector<Incoming> inc = std::move(it->second);
-    in.erase(it);
-    // Path guard and state on entry.
-    std::vector<Term> gs;
-    for (const Incoming& e : inc) gs.push_back(e.guard);
-    Term guard = terms.mk_or(gs);
-    TxState st;
-    if (inc.size() == 1) {
-      st = std::move(inc[0].st);
-    } else {
-      // One ITE over the incoming edges per value that differs (guards are exclusive).
-      auto merge = [&](auto member, auto base) {
-        using Overlay = std::remove_reference_t<decltype(inc[0].st.*member)>;
-        using Key = typename Overlay::value_type::first_type;
-        std::vector<Key> keys;
-        for (const Incoming& e : inc)
-          for (const auto& p : e.st.*member) keys.push_back(p.first);
-        std::sort(keys.begin(), keys.end());
-        keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-        Overlay out;
-        for (Key key : keys) {
-          auto value_in = [&](const Incoming& e) {
-            const Overlay& ov = e.st.*member;
-            auto f = std::lower_bound(ov.begin(), ov.end(), key, [](const auto& p, Key x) { return p.first < x; });
-            return f != ov.end() && f->first == key ? f->second : base(key);
-          };
-          Term v = value_in(inc.back());
-          for (std::size_t j = inc.size() - 1; j-- > 0;) v = terms.mk_ite(inc[j].guard, value_in(inc[j]), v);
-          out.push_back({key, v});
+  // AtomicEnd, in an order that respects the edges, pass after pass.
+  for (; !in.empty(); ++level) {
+    for (std::uint32_t pc : tx_order_[t]) {
+      auto it = in.find({level, pc});
+      if (it == in.end()) continue;
+      std::vector<Incoming> inc = std::move(it->second);
+      in.erase(it);
+      // Path guard and state on entry.
+      std::vector<Term> gs;
+      for (const Incoming& e : inc) gs.push_back(e.guard);
+      Term guard = terms.mk_or(gs);
+      TxState st;
+      if (inc.size() == 1) {
+        st = std::move(inc[0].st);
+      } else {
+        // One ITE over the incoming edges per value that differs (guards are exclusive).
+        auto merge = [&](auto member, auto base) {
+          using Overlay = std::remove_reference_t<decltype(inc[0].st.*member)>;
+          using Key = typename Overlay::value_type::first_type;
+          std::vector<Key> keys;
+          for (const Incoming& e : inc)
+            for (const auto& p : e.st.*member) keys.push_back(p.first);
+          std::sort(keys.begin(), keys.end());
+          keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+          Overlay out;
+          for (Key key : keys) {
+            auto value_in = [&](const Incoming& e) {
+              const Overlay& ov = e.st.*member;
+              auto f = std::lower_bound(ov.begin(), ov.end(), key, [](const auto& p, Key x) { return p.first < x; });
+              return f != ov.end() && f->first == key ? f->second : base(key);
+            };
+            Term v = value_in(inc.back());
+            for (std::size_t j = inc.size() - 1; j-- > 0;) v = terms.mk_ite(inc[j].guard, value_in(inc[j]), v);
+            out.push_back({key, v});
+          }
+          return out;
+        };
+        st.locals = merge(&TxState::locals, [&](ir::LocalId l) { return states[k].locals[t][l]; });
+        st.cells = merge(&TxState::cells, [&](std::uint64_t key) {
+          return states[k].cells[static_cast<ir::ObjectId>(key >> 32)][static_cast<std::uint32_t>(key & 0xffffffffu)];
+        });
+        if (std::any_of(inc.begin(), inc.end(), [](const Incoming& e) { return e.st.atomic != nullptr; })) {
+          auto atomic_in = [&](const Incoming& e) { return e.st.atomic ? e.st.atomic : states[k].atomic; };
+          Term v = atomic_in(inc.back());
+          for (std::size_t j = inc.size() - 1; j-- > 0;) v = terms.mk_ite(inc[j].guard, atomic_in(inc[j]), v);
+          st.atomic = v;
         }
-        return out;
-      };
-      st.locals = merge(&TxState::locals, [&](ir::LocalId l) { return states[k].locals[t][l]; });
-      st.cells = merge(&TxState::cells, [&](std::uint64_t key) {
-        return states[k].cells[static_cast<ir::ObjectId>(key >> 32)][static_cast<std::uint32_t>(key & 0xffffffffu)];
-      });
-      if (std::any_of(inc.begin(), inc.end(), [](const Incoming& e) { return e.st.atomic != nullptr; })) {
-        auto atomic_in = [&](const Incoming& e) { return e.st.atomic ? e.st.atomic : states[k].atomic; };
-        Term v = atomic_in(inc.back());
-        for (std::size_t j = inc.size() - 1; j-- > 0;) v = terms.mk_ite(inc[j].guard, atomic_in(inc[j]), v);
-        st.atomic = v;
       }
-    }
-    LocalOverlay& locals = st.locals;
-    const ir::Instr& ins = th.code[pc];
-    std::unordered_map<ir::ExprRef, Term> cache;
-    auto enc = [&](ir::ExprRef e) { return encode_in(t, e, k, locals, cache, &st.cells); };
-    TxNode node{pc, guard, nullptr};
-    Term next = guard;
-    switch (ins.kind) {
-      case InstrKind::Assign:
-        set_local(locals, ins.lhs, convert(ins.a->type, th.locals[ins.lhs].type, enc(ins.a)));
-        break;
-      case InstrKind::Havoc: {
-        const ir::Type ty = th.locals[ins.lhs].type;
-        const std::string name = "havoc@" + std::to_string(k) + "." + std::to_string(t) + "." + std::to_string(pc);
-        node.havoc = terms.mk_var(sort_of(ty), name);
-        if (ty.is_ptr()) constrain_pointer_input(node.havoc);
-        set_local(locals, ins.lhs, node.havoc);
-        break;
-      }
-      case InstrKind::Assume: {
-        Term ok = enc(ins.a);
-        next = terms.mk_and(guard, ok);
-        stuck(pc, terms.mk_and(guard, terms.mk_not(ok)), st);
-        break;
-      }
-      case InstrKind::Assert: {
-        Term ok = enc(ins.a);
-        Term err = terms.mk_and(guard, terms.mk_not(ok));
-        if (err != terms.mk_false()) {
-          (ins.assert_kind == ir::AssertKind::Property ? bad_property : bad_other).push_back(err);
-          fr.errors.push_back({t, pc, ins.assert_kind, ins.message, err});
+      LocalOverlay& locals = st.locals;
+      const ir::Instr& ins = th.code[pc];
+      std::unordered_map<ir::ExprRef, Term> cache;
+      auto enc = [&](ir::ExprRef e) { return encode_in(t, e, k, locals, cache, &st.cells); };
+      TxNode node{pc, guard, nullptr};
+      Term next = guard;
+      switch (ins.kind) {
+        case InstrKind::Assign:
+          set_local(locals, ins.lhs, convert(ins.a->type, th.locals[ins.lhs].type, enc(ins.a)));
+          break;
+        case InstrKind::Havoc: {
+          const ir::Type ty = th.locals[ins.lhs].type;
+          std::string name = "havoc@" + std::to_string(k) + "." + std::to_string(t) + "." + std::to_string(pc);
+          if (level > 0) name += "." + std::to_string(level);
+          node.havoc = terms.mk_var(sort_of(ty), name);
+          if (ty.is_ptr()) constrain_pointer_input(node.havoc);
+          set_local(locals, ins.lhs, node.havoc);
+          break;
         }
-        next = terms.mk_and(guard, ok);
-        stuck(pc, err, st);
-        break;
+        case InstrKind::Assume: {
+          Term ok = enc(ins.a);
+          next = terms.mk_and(guard, ok);
+          stuck(pc, terms.mk_and(guard, terms.mk_not(ok)), st);
+          break;
+        }
+        case InstrKind::Assert: {
+          Term ok = enc(ins.a);
+          Term err = terms.mk_and(guard, terms.mk_not(ok));
+          if (err != terms.mk_false()) {
+            (ins.assert_kind == ir::AssertKind::Property ? bad_property : bad_other).push_back(err);
+            fr.errors.push_back({t, pc, ins.assert_kind, ins.message, err});
+          }
+          next = terms.mk_and(guard, ok);
+          stuck(pc, err, st);
+          break;
+        }
+        case InstrKind::Store:  // protected steps, merged atomic regions
+          store(ins, st, enc);
+          cache.clear();
+          break;
+        case InstrKind::AtomicEnd:
+          st.atomic = terms.mk_bv(atomic_bits, 0);
+          break;
+        case InstrKind::Goto:
+        case InstrKind::Skip:
+          break;
+        default:
+          throw std::logic_error("transaction frames: instruction " + std::to_string(pc) + " of thread " +
+                                 th.name + " is not a local step but no boundary");
       }
-      case InstrKind::Store:  // protected steps, merged atomic regions
-        store(ins, st, enc);
-        cache.clear();
-        break;
-      case InstrKind::AtomicEnd:
-        st.atomic = terms.mk_bv(atomic_bits, 0);
-        break;
-      case InstrKind::Goto:
-      case InstrKind::Skip:
-        break;
-      default:
-        throw std::logic_error("transaction frames: instruction " + std::to_string(pc) + " of thread " +
-                               th.name + " is not a local step but no boundary");
+      fr.tail[t].push_back(node);
+      if (ins.kind == InstrKind::Goto) branch(ins, pc, next, st, ins.a ? enc(ins.a) : terms.mk_true());
+      else
+        for (std::uint32_t to : next_pcs(th.code, pc)) edge(to, next, st);
     }
-    fr.tail[t].push_back(node);
-    if (ins.kind == InstrKind::Goto) branch(ins, pc, next, st, ins.a ? enc(ins.a) : terms.mk_true());
-    else
-      for (std::uint32_t to : next_pcs(th.code, pc)) edge(to, next, st);
   }
 }
 

@@ -6,7 +6,7 @@
 // writers of one variable are mutually exclusive, so their order does not matter. Writing the
 // shared variables once (never inside one thread's TR) keeps unselected threads from
 // contradicting the writer. SCH(V^k) = ⋁_t (sel^k = t ∧ enabled_t^k), plus whatever the
-// scheduler reduction adds. With CheckOptions::absorbing_idle, SCH also allows idle^k (sel^k =
+// scheduler reduction adds. With CheckOptions::deepening "geometric", SCH also allows idle^k (sel^k =
 // number of threads: nothing changes) and idle^{k-1} → idle^k (DESIGN.md §B2): V^k then ranges
 // over the states of every execution of AT MOST k steps.
 //

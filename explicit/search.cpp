@@ -640,7 +640,10 @@ class Search {
     const auto now = std::chrono::steady_clock::now();
     if ((o_.deadline && now >= *o_.deadline) ||
         ((r_.nondet_restricted || r_.other_error) && o_.restricted_deadline && now >= *o_.restricted_deadline)) {
-      r_.reason = "timeout";
+      // (after a restricted draw the search could only have found errors, never proven SAFE)
+      r_.reason = r_.nondet_restricted ? "timeout (nondet values restricted to " + std::to_string(o_.nondet_min) +
+                                             ".." + std::to_string(o_.nondet_max) + ")"
+                                       : "timeout";
       return true;
     }
     // Stored rows, the hash table (and its next doubling), parents, and the side tables.

@@ -299,7 +299,7 @@ std::vector<std::vector<char>> protected_steps(const ThreadModel& tm, const Poin
       const Instr& in = code[pc];
       if (!locks[t][pc]) continue;
       if (in.kind != InstrKind::Assign && in.kind != InstrKind::Assume && in.kind != InstrKind::Assert &&
-          in.kind != InstrKind::Store)
+          in.kind != InstrKind::Store && in.kind != InstrKind::Goto)
         continue;
       bool ok = true, touches = false;
       for (const Access& a : accesses(tm, t, pc)) {

@@ -48,7 +48,7 @@ std::optional<std::vector<std::uint64_t>> access_cells(const ThreadModel& tm, co
 
 /// Protected steps (Lipton's both-movers; DESIGN.md §B5 step 1, "POR with synchronization
 /// constraints"): result[t][pc] is true iff instruction pc of thread t is an Assign, Assume,
-/// Assert or Store that touches memory and every memory access of it is *protected*: for each
+/// Assert, Goto (a branch on memory) or Store that touches memory and every memory access of it is *protected*: for each
 /// cell c it may access (its address constant, or a points-to set without "anywhere"), every
 /// access of c by another thread u that conflicts with it (one of the two writes) cannot run
 /// beside it — the two hold a common must-held lock (must_locksets), or create/join order keeps

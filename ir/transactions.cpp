@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace siren::ir {
 
@@ -55,8 +56,9 @@ bool granularity_known(const std::string& name) {
          name == "test-one-sided-lock";
 }
 
-TransactionOptions transaction_options(const std::string& granularity) {
+TransactionOptions transaction_options(const std::string& granularity, unsigned unwind) {
   TransactionOptions o;
+  o.unwind = unwind;
   o.test_merge_visible = granularity == "test-merge-visible";
   // (without protected steps, so that the wrong boundaries fall on the visible accesses of
   // plain transactions, where the random programs have shown they are caught)
@@ -156,6 +158,44 @@ void merge_atomic_regions(const std::vector<Instr>& code, std::vector<char>& mer
 }  // namespace
 
 namespace {
+// Does a cycle from cut point h back to h through non-boundaries (b) contain an instruction
+// that writes (Assign, Havoc, Store)? The pcs on such a cycle: reachable from h and reaching h.
+bool loop_writes(const std::vector<Instr>& code, const std::vector<char>& b, std::uint32_t h) {
+  const auto size = static_cast<std::uint32_t>(code.size());
+  std::vector<char> fwd(size, 0), bwd(size, 0);
+  std::vector<std::vector<std::uint32_t>> preds(size);
+  std::vector<std::uint32_t> stack{h};
+  fwd[h] = 1;
+  while (!stack.empty()) {
+    const std::uint32_t v = stack.back();
+    stack.pop_back();
+    for (std::uint32_t w : next_pcs(code, v)) {
+      if (w >= size || (b[w] && w != h)) continue;
+      preds[w].push_back(v);
+      if (!fwd[w]) {
+        fwd[w] = 1;
+        stack.push_back(w);
+      }
+    }
+  }
+  stack = {h};
+  bwd[h] = 1;
+  while (!stack.empty()) {
+    const std::uint32_t v = stack.back();
+    stack.pop_back();
+    for (std::uint32_t u : preds[v])
+      if (!bwd[u]) {
+        bwd[u] = 1;
+        stack.push_back(u);
+      }
+  }
+  for (std::uint32_t v = 0; v < size; ++v) {
+    const InstrKind k = code[v].kind;
+    if (fwd[v] && bwd[v] && (k == InstrKind::Assign || k == InstrKind::Havoc || k == InstrKind::Store)) return true;
+  }
+  return false;
+}
+
 // The protected steps a transaction may carry: ir::protected_steps, less those that read what
 // the first instruction of a transaction reaching them may write other than by a Store (the
 // encoder's transaction state holds the first instruction's stores, locals and `atomic`, not
@@ -213,7 +253,7 @@ std::vector<std::vector<char>> carried_protected_steps(const ThreadModel& tm, co
 }
 }  // namespace
 
-Transactions::Transactions(const ThreadModel& tm, const TransactionOptions& options) {
+Transactions::Transactions(const ThreadModel& tm, const TransactionOptions& options) : unwind_(options.unwind) {
   std::vector<std::vector<char>> protected_pcs;
   if (options.merge_protected) protected_pcs = carried_protected_steps(tm, options);
   for (ThreadId t = 0; t < tm.threads.size(); ++t) {
@@ -241,6 +281,7 @@ Transactions::Transactions(const ThreadModel& tm, const TransactionOptions& opti
     // Cut every cycle through non-boundaries: a depth-first search over the edges into
     // non-boundaries; the target of a back edge becomes a boundary (which removes every edge
     // into it, so the rest stays acyclic).
+    std::vector<char> cut(size, 0);    // cut points
     std::vector<char> state(size, 0);  // 0 new, 1 on the stack, 2 done
     for (std::uint32_t root = 0; root < size; ++root) {
       if (state[root]) continue;
@@ -260,6 +301,7 @@ Transactions::Transactions(const ThreadModel& tm, const TransactionOptions& opti
         if (w >= size || b[w]) continue;
         if (state[w] == 1) {
           b[w] = 1;
+          cut[w] = 1;
           continue;
         }
         if (state[w] == 2) continue;
@@ -299,8 +341,20 @@ Transactions::Transactions(const ThreadModel& tm, const TransactionOptions& opti
       len[v] = best + 1;
       if (b[v]) longest = std::max(longest, len[v]);
     }
-    // What each transaction carries after its first instruction that is not a local step.
+    // Cut points a transaction may run on through: not where it may stop (an Assume or an
+    // Assert there would end a transaction at a boundary it started from or ran through), and
+    // only the head of a loop that writes something (a local, a cell): a loop without a write
+    // that comes back to its head is in the same state there and can only spin (`while (f);`
+    // over a local f), where more passes would only make the frame bigger.
+    std::vector<char> passable(size, 0);
+    if (options.unwind > 0)
+      for (std::uint32_t h = 0; h < size; ++h)
+        if (cut[h] && th.code[h].kind != InstrKind::Assume && th.code[h].kind != InstrKind::Assert)
+          passable[h] = loop_writes(th.code, b, h) ? 1 : 0;
+    // What each transaction carries after its first instruction that is not a local step
+    // (through passable cut points too), and which transactions may pass a cut point.
     std::map<std::uint32_t, std::vector<std::uint32_t>> carried;
+    std::set<std::uint32_t> unwinds;
     std::vector<std::uint32_t> reached_from(size, size);  // the root whose walk last reached pc
     for (std::uint32_t root = 0; root < size; ++root) {
       if (!b[root]) continue;
@@ -308,8 +362,9 @@ Transactions::Transactions(const ThreadModel& tm, const TransactionOptions& opti
       while (!stack.empty()) {
         const std::uint32_t v = stack.back();
         stack.pop_back();
-        if (v >= size || b[v] || reached_from[v] == root) continue;
+        if (v >= size || (b[v] && !passable[v]) || reached_from[v] == root) continue;
         reached_from[v] = root;
+        if (passable[v]) unwinds.insert(root);
         if (!local_step(th.code[v])) pcs.push_back(v);
         for (std::uint32_t w : next_pcs(th.code, v)) stack.push_back(w);
       }
@@ -321,6 +376,8 @@ Transactions::Transactions(const ThreadModel& tm, const TransactionOptions& opti
       for (std::uint32_t pc = 0; pc < size; ++pc)
         if (protected_pcs[t][pc] && !b[pc] && !merged[pc]) ++protected_;
     boundary_.push_back(std::move(b));
+    passable_.push_back(std::move(passable));
+    unwinds_from_.push_back(std::move(unwinds));
     longest_.push_back(longest);
     carried_.push_back(std::move(carried));
     regions_.push_back(std::move(regions));

@@ -7,11 +7,13 @@
 //   - pc 0 (the thread's entry);
 //   - every *visible* instruction: anything but a local step (see local_step());
 //   - enough cut points that every cycle of the thread's code passes through a boundary (a
-//     loop whose body is all local steps ends its transaction at its head).
-// except at a *protected step* (ir::protected_steps: an Assign, Assume, Assert or Store all of
-// whose memory accesses no conflicting access of another thread can run beside, by a common
-// must-held lock or create/join order: Lipton's both-mover; see carried_protected_steps in
-// transactions.cpp for the ones that still start a transaction), and inside a merged atomic
+//     loop whose body is all carried steps ends its transaction at its head, unless the
+//     transaction may still run on through it: TransactionOptions::unwind, passable()).
+// except at a *protected step* (ir::protected_steps: an Assign, Assume, Assert, Goto or Store
+// all of whose memory accesses no conflicting access of another thread can run beside, by a
+// common must-held lock or create/join order: Lipton's both-mover; see
+// carried_protected_steps in transactions.cpp for the ones that still start a transaction),
+// and inside a merged atomic
 // region: the instructions after an AtomicBegin up to the AtomicEnds that close it, when
 // every one of them is a carried step (carried_step()), the thread owns `atomic` at each (on
 // every path), the region has no cycle and does not reach the thread's end. No other thread
@@ -46,6 +48,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -78,6 +81,10 @@ struct TransactionOptions {
   /// TEST ONLY: protected steps computed with ir::protected_steps' test_one_sided_lock (an
   /// access counts as protected when the step alone holds some lock).
   bool test_one_sided_lock = false;
+  /// How many times one transaction may run on through a loop's cut point (a boundary that is
+  /// there only to cut a cycle of carried steps, see passable()) before it ends there; 0: a
+  /// loop of carried steps ends its transaction at its head on every iteration.
+  unsigned unwind = 0;
 };
 
 /// Step granularities of the BMC by name (check::CheckOptions::granularity): "instruction"
@@ -85,7 +92,8 @@ struct TransactionOptions {
 /// "test-one-sided-lock" (transactions with TransactionOptions::test_merge_visible /
 /// test_one_sided_lock).
 bool granularity_known(const std::string& name);
-TransactionOptions transaction_options(const std::string& granularity);
+/// `unwind`: TransactionOptions::unwind (check::CheckOptions::tx_unwind).
+TransactionOptions transaction_options(const std::string& granularity, unsigned unwind = 0);
 
 class Transactions {
  public:
@@ -96,21 +104,37 @@ class Transactions {
   bool boundary(ThreadId t, std::uint32_t pc) const { return boundary_[t][pc] != 0; }
   /// Number of boundary pcs of thread t (finished not counted).
   std::size_t boundaries(ThreadId t) const;
-  /// Longest run of instructions one transaction of thread t can execute.
+  /// Longest run of instructions one transaction of thread t can execute without passing a
+  /// cut point (each pass may add as much again).
   std::size_t longest(ThreadId t) const { return longest_[t]; }
+  /// Is pc a *cut point* a transaction of thread t may run on through: a boundary only
+  /// because it cuts a cycle of carried steps (a local or protected step at a loop's head,
+  /// not an Assume or Assert), with TransactionOptions::unwind > 0. A transaction that reaches it having passed fewer
+  /// than unwind() cut points executes it as one of its later steps and goes on; otherwise
+  /// the transaction ends there and the next one starts there. The steps it runs on through
+  /// are carried steps like every other after the first, so the argument of the header holds
+  /// for any number of passes; unwind() only bounds the size of a frame.
+  bool passable(ThreadId t, std::uint32_t pc) const { return pc < passable_[t].size() && passable_[t][pc] != 0; }
+  unsigned unwind() const { return unwind_; }
+  /// Can a transaction of thread t from boundary b pass a cut point (passable())?
+  bool unwinds_from(ThreadId t, std::uint32_t b) const { return unwinds_from_[t].count(b) != 0; }
   /// The merged atomic regions of thread t: AtomicBegin pc -> the region's pcs (sorted).
   const std::map<std::uint32_t, std::vector<std::uint32_t>>& atomic_regions(ThreadId t) const {
     return regions_[t];
   }
   /// The steps after the first that a transaction of thread t starting at boundary b may
-  /// execute and that touch memory or `atomic` (protected steps, a merged atomic region's
-  /// steps): b -> their pcs (sorted); boundaries whose transactions carry none are absent.
+  /// execute (through cut points too, passable()) and that touch memory or `atomic`
+  /// (protected steps, a merged atomic region's steps): b -> their pcs (sorted); boundaries
+  /// whose transactions carry none are absent.
   const std::map<std::uint32_t, std::vector<std::uint32_t>>& carried(ThreadId t) const { return carried_[t]; }
   /// Number of protected steps carried by transactions (all threads).
   std::size_t protected_steps() const { return protected_; }
 
  private:
   std::vector<std::vector<char>> boundary_;  // [thread][pc], pc = 0 .. code.size()
+  std::vector<std::vector<char>> passable_;  // [thread][pc], pc = 0 .. code.size() - 1
+  std::vector<std::set<std::uint32_t>> unwinds_from_;  // [thread] boundaries
+  unsigned unwind_ = 0;
   std::vector<std::size_t> longest_;
   std::vector<std::map<std::uint32_t, std::vector<std::uint32_t>>> regions_;
   std::vector<std::map<std::uint32_t, std::vector<std::uint32_t>>> carried_;

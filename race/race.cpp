@@ -316,7 +316,8 @@ void RaceSession::run(const std::vector<RaceQuery>& qs,
   e.absorbing_idle = false;
   // Transaction frames when asked for and every queried location starts a transaction (a
   // race query's accesses always do: they are visible, and neither atomic regions nor
-  // protected steps are merged here); else instruction frames.
+  // protected steps are merged here); else instruction frames. Transactions never run on
+  // through a loop's head here (unwind 0): a control target there must be a frame's state.
   if (co.granularity != "instruction" && ir::granularity_known(co.granularity)) {
     auto& tx = tx_;
     ir::TransactionOptions to = ir::transaction_options(co.granularity);

@@ -385,12 +385,17 @@ class Mpor final : public SchedulerConstraints {
         }
         dep[l][i] = conflict(T, last_[l], eff[i]);
         // SIR: DEP_li ∧ SS_li, SS_li = ¬⋁_{(c,d) insensitive} (lpc_l = c ∧ start_i = d).
+        // A transaction that may run on through a loop's head (ir::Transactions::passable)
+        // spans more than the transaction graph's transition from c or d: no pair for it.
         if (!filter_.insensitive.empty() && !filter_.insensitive[l][i].empty() && dep[l][i] != T.mk_false()) {
           std::vector<Term> ins;
-          for (const auto& [c, d] : filter_.insensitive[l][i])
-            ins.push_back(T.mk_and(lpc_[l].at(c),
-                                   T.mk_eq(start[i], T.mk_bv(start[i]->sort.width, d))));
-          dep[l][i] = T.mk_and(dep[l][i], T.mk_not(T.mk_or(ins)));
+          for (const auto& [c, d] : filter_.insensitive[l][i]) {
+            if (f.tx && (f.tx->unwinds_from(static_cast<ir::ThreadId>(l), c) ||
+                         f.tx->unwinds_from(static_cast<ir::ThreadId>(i), d)))
+              continue;
+            ins.push_back(T.mk_and(lpc_[l].at(c), T.mk_eq(start[i], T.mk_bv(start[i]->sort.width, d))));
+          }
+          if (!ins.empty()) dep[l][i] = T.mk_and(dep[l][i], T.mk_not(T.mk_or(ins)));
         }
         ++dep_vars_;
       }

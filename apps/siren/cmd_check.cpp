@@ -321,7 +321,7 @@ void add_check_command(CLI::App& app, int& exit_code) {
           "none|mpor|sir", "REDUCTION"))
       ->capture_default_str();
   cmd->add_option("--engine", args->options.engine,
-                  "auto: explicit-state search for up to 80% of --timeout (30% once it draws nondet values "
+                  "auto: explicit-state search for up to 80% of --timeout (20% once it draws nondet values "
                   "from a restricted domain or reaches a modelling limit, which then ends the check with UNKNOWN; "
                   "SAFE when every reachable state is visited, UNSAFE with a trace), then interleaved BMC with the "
                   "rest; bmc: BMC only; "
@@ -329,6 +329,18 @@ void add_check_command(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember(check::engine_names()))
       ->capture_default_str();
   add_granularity_option(cmd, args->options.granularity);
+  cmd->add_option("--tx-unwind", args->options.tx_unwind,
+                  "Transaction frames: a transaction may run on through the head of a loop whose body it "
+                  "carries (local steps, accesses no other thread can touch meanwhile) this many times before it "
+                  "ends there; 0 ends it at the loop's head on every iteration")
+      ->check(CLI::Range(0u, 1000u))
+      ->capture_default_str();
+  cmd->add_option("--deepening", args->options.deepening,
+                  "How the BMC deepens: linear (every frame a real step; the property asked at every depth) or "
+                  "geometric (frames may be idle, so one query covers every shorter depth; asked at depths 1, 2, 4, "
+                  "8, ... and the bound)")
+      ->check(CLI::IsMember({"linear", "geometric"}))
+      ->capture_default_str();
   cmd->add_flag("--count-schedules", args->count_schedules,
                 "Instead of checking: count the complete schedules (up to the bound) the encoded scheduler "
                 "admits under the reduction, by enumeration (small programs without nondet only); --json adds "

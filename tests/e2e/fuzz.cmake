@@ -13,12 +13,13 @@ if(TARGET siren-fuzz)
   # Six parts of 50 for ctest -j; control states asked per program and reduction: a random 30
   # (the long sweep without --reach-samples is tools/fuzz/README.md's). At least a third of the
   # programs access a global or heap object through a pointer (the points-to analysis decides
-  # SIR's cells there), so >= 100 of the 300.
+  # SIR's cells there), so >= 100 of the 300. In at least 10% of each part a transaction runs
+  # on through a loop's head (check --tx-unwind, the default of CheckOptions).
   foreach(_first 1 51 101 151 201 251)
     math(EXPR _last "${_first} + 49")
     add_test(NAME "fuzz: differential seeds ${_first}-${_last}"
              COMMAND $<TARGET_FILE:siren-fuzz> --programs 50 --seed ${_first} --require-mix 25
-                     --solvers cadical --reach-samples 30 --require-pointers 34)
+                     --solvers cadical --reach-samples 30 --require-pointers 34 --require-unwinding 10)
     set_tests_properties("fuzz: differential seeds ${_first}-${_last}" PROPERTIES
       TIMEOUT 900 PASS_REGULAR_EXPRESSION "programs 50, disagreements 0")
   endforeach()
@@ -34,6 +35,13 @@ if(TARGET siren-fuzz)
     set_tests_properties("fuzz: differential, instruction frames, seeds ${_first}-${_last}" PROPERTIES
       TIMEOUT 900 PASS_REGULAR_EXPRESSION "programs 100, disagreements 0")
   endforeach()
+  # Geometric deepening (check --deepening geometric: idle frames, the property asked at depths
+  # 1, 2, 4, ...) on 50 of the programs, against the explorer.
+  add_test(NAME "fuzz: differential, geometric deepening, seeds 1-50"
+           COMMAND $<TARGET_FILE:siren-fuzz> --programs 50 --seed 1 --deepening geometric
+                   --solvers cadical --reach-samples 5 --no-native)
+  set_tests_properties("fuzz: differential, geometric deepening, seeds 1-50" PROPERTIES
+    TIMEOUT 600 PASS_REGULAR_EXPRESSION "programs 50, disagreements 0")
   # ... and a deliberately wrong transaction boundary (a visible read merged into the local
   # step before it) must be caught.
   add_test(NAME "fuzz: a wrong transaction boundary is caught"

@@ -292,6 +292,12 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
   }
   const ir::ThreadModel& tm = *t.tm;
   rr.pointer_to_shared = pointer_to_shared(tm);
+  if (o.granularity != "instruction" && o.tx_unwind > 0) {
+    const ir::Transactions txs(tm, ir::transaction_options(o.granularity, o.tx_unwind));
+    for (ir::ThreadId t = 0; t < tm.threads.size() && !rr.unwinds_loop; ++t)
+      for (std::uint32_t pc = 0; pc < tm.threads[t].code.size() && !rr.unwinds_loop; ++pc)
+        rr.unwinds_loop = txs.boundary(t, pc) && txs.unwinds_from(t, pc);
+  }
 
   explicit_state::ExploreOptions eo;
   eo.bound = o.bound;
@@ -480,6 +486,8 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
     co.reduction = c.reduction;
     co.solver = c.solver;
     if (c.engine == "bmc") co.granularity = o.granularity;
+    co.tx_unwind = o.tx_unwind;
+    co.deepening = o.deepening;
     if (o.check_timeout > 0)
       co.deadline = clock_type::now() + std::chrono::duration_cast<clock_type::duration>(
                                             std::chrono::duration<double>(o.check_timeout));

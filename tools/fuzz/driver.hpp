@@ -61,6 +61,10 @@ struct DriverOptions {
   /// references stay instruction-granular: the explorer, and race --reduction none. With
   /// transactions, `reach` asks only the control states where every thread is at a boundary.
   std::string granularity = check::CheckOptions{}.granularity;
+  /// check::CheckOptions::tx_unwind of the bmc configurations (transaction frames).
+  unsigned tx_unwind = check::CheckOptions{}.tx_unwind;
+  /// check::CheckOptions::deepening of the bmc configurations.
+  std::string deepening = check::CheckOptions{}.deepening;
 };
 
 /// generate() plus the verdict steering (driver.cpp): for a share of the free-form seeds,
@@ -83,6 +87,9 @@ struct RunResult {
   std::size_t oracle_states = 0;
   /// The program accesses a global or heap object through a pointer (points-to analysis).
   bool pointer_to_shared = false;
+  /// With transaction frames and tx_unwind > 0: some transaction of the program may run on
+  /// through a loop's head (ir::Transactions::unwinds_from).
+  bool unwinds_loop = false;
   std::size_t error_steps = 0;        // UNSAFE: length of the shortest counterexample
   std::size_t error_threads = 0;      // ... number of distinct threads in it
   std::size_t error_workers = 0;      // ... of which not main

@@ -1044,6 +1044,28 @@ class Gen {
       place(p.workers[static_cast<std::size_t>(i)].body, std::move(l));
       place_other(i, simple(assert_text(fmt::format("{} != {}", x, p.globals[static_cast<std::size_t>(k)] + 1))));
     }
+    // Last again: a loop inside a critical section over a global of its own that every thread
+    // touches only under the lock, in one or two workers: the loop's body is protected steps,
+    // so a transaction runs on through its head (ir::Transactions::passable, check
+    // --tx-unwind), and the assertion after it sees 2 or 4 (reachable) or 3 or 5 (not).
+    if (p.mutex && p.lock_style == 0 && coin(0.6)) {
+      const int k = static_cast<int>(p.globals.size());
+      p.globals.push_back(0);
+      const std::string x = fmt::format("g{}", k);
+      const int first = uni(0, nw - 1), copies = nw > 1 && coin(0.5) ? 2 : 1;
+      for (int c = 0; c < copies; ++c) {
+        Stmt loop;
+        loop.kind = Stmt::Kind::Loop;
+        loop.var = "i1";
+        loop.n = 2;
+        loop.body.push_back(simple(x + " = " + x + " + 1;"));
+        Stmt l;
+        l.kind = Stmt::Kind::Lock;
+        l.body.push_back(std::move(loop));
+        if (coin(0.6)) l.body.push_back(simple(assert_text(fmt::format("{} != {}", x, uni(2, 5)))));
+        place(p.workers[static_cast<std::size_t>((first + c) % nw)].body, std::move(l));
+      }
+    }
   }
 
   // Callbacks `int cb<i>(int v)` (2-3; some read or write a global) and where they are held: a

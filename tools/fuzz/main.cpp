@@ -28,7 +28,7 @@ int main(int argc, char** argv) {
   std::string keep_dir;
   bool expect_disagreements = false, verbose = false, no_shrink = false;
   std::size_t stop_after = 0;
-  double require_mix = 0, require_constructs = 0, require_pointers = 0;
+  double require_mix = 0, require_constructs = 0, require_pointers = 0, require_unwinding = 0;
   std::optional<std::uint64_t> print_seed;
   DriverOptions o;
   app.add_option("--programs,-n", programs, "Number of programs");
@@ -47,6 +47,9 @@ int main(int argc, char** argv) {
   app.add_option("--require-constructs", require_constructs,
                  "Fail unless every construct of the summary line `constructs:` appears in at least PCT% of "
                  "the programs");
+  app.add_option("--require-unwinding", require_unwinding,
+                 "Fail unless at least PCT% of the programs have a transaction that runs on through a loop's head "
+                 "(--tx-unwind > 0)");
   app.add_option("--require-pointers", require_pointers,
                  "Fail unless at least PCT% of the programs access a global or heap object through a pointer");
   std::vector<std::string> test_reductions;
@@ -67,6 +70,13 @@ int main(int argc, char** argv) {
                  "test-one-sided-lock (a step counts as protected when it alone holds a lock); with "
                  "--expect-disagreements they show the oracles catch them")
       ->check(CLI::IsMember({"instruction", "transaction", "test-merge-visible", "test-one-sided-lock"}));
+  app.add_option("--tx-unwind", o.tx_unwind,
+                 "Transaction frames of the bmc configurations: passes through a loop's head per transaction "
+                 "(check --tx-unwind)")
+      ->capture_default_str();
+  app.add_option("--deepening", o.deepening, "BMC deepening of the bmc configurations: linear or geometric (check --deepening)")
+      ->check(CLI::IsMember({"linear", "geometric"}))
+      ->capture_default_str();
   std::string solvers_filter;
   app.add_option("--solvers", solvers_filter,
                  "Comma-separated solvers to use (default: every available one)");
@@ -124,8 +134,8 @@ int main(int argc, char** argv) {
   for (const std::string& r : test_reach_reductions) o.configs.push_back({r, "cadical", "reach"});
   std::string cfgs;
   for (const Config& c : o.configs) cfgs += (cfgs.empty() ? "" : ", ") + c.str();
-  std::printf("siren-fuzz: seed %llu, bound %u, %s frames, configurations: %s\n", static_cast<unsigned long long>(seed), o.bound,
-              o.granularity.c_str(),
+  std::printf("siren-fuzz: seed %llu, bound %u, %s frames (tx-unwind %u, %s deepening), configurations: %s\n",
+              static_cast<unsigned long long>(seed), o.bound, o.granularity.c_str(), o.tx_unwind, o.deepening.c_str(),
               cfgs.c_str());
   std::fflush(stdout);
 
@@ -136,6 +146,7 @@ int main(int argc, char** argv) {
   std::uint64_t race_compared = 0, race_found = 0;          // race under a reduction vs under none
   std::uint64_t reach_asked = 0;                            // control states asked under reductions
   std::uint64_t pointer_programs = 0;                       // programs with accesses through pointers
+  std::uint64_t unwinding_programs = 0;                     // programs whose transactions unwind a loop
   std::uint64_t native_programs = 0, native_replayed = 0, native_runs = 0;  // the native oracle
   double t_native = 0;
   std::map<std::string, std::uint64_t> verdicts, templ_total, templ_unsafe, construct_count;
@@ -162,6 +173,7 @@ int main(int argc, char** argv) {
     t_check += r.check_seconds;
     reach_asked += r.reach_asked;
     pointer_programs += r.pointer_to_shared;
+    unwinding_programs += r.unwinds_loop;
     native_replayed += r.native_replayed;
     native_runs += r.native_runs;
     t_native += r.native_seconds;
@@ -259,6 +271,9 @@ int main(int argc, char** argv) {
   const double pp = n > 0 ? 100.0 * static_cast<double>(pointer_programs) / static_cast<double>(n) : 0;
   std::printf("programs accessing a global or heap object through a pointer: %llu (%.0f%%)\n",
               static_cast<unsigned long long>(pointer_programs), pp);
+  const double up = n > 0 ? 100.0 * static_cast<double>(unwinding_programs) / static_cast<double>(n) : 0;
+  std::printf("programs with a transaction that runs on through a loop's head: %llu (%.0f%%)\n",
+              static_cast<unsigned long long>(unwinding_programs), up);
   std::printf("race checks under a reduction compared with race --reduction none: %llu (%llu with a race)\n",
               static_cast<unsigned long long>(race_compared), static_cast<unsigned long long>(race_found));
   std::printf("native oracle: %llu programs compiled and run, %llu counterexamples replayed natively, %llu native "
@@ -270,6 +285,10 @@ int main(int argc, char** argv) {
   bool ok = expect_disagreements ? disagreements > 0 : disagreements == 0;
   if (require_pointers > 0 && pp < require_pointers) {
     std::printf("FAIL: programs with accesses through pointers below %.0f%%\n", require_pointers);
+    ok = false;
+  }
+  if (require_unwinding > 0 && up < require_unwinding) {
+    std::printf("FAIL: programs whose transactions unwind a loop below %.0f%%\n", require_unwinding);
     ok = false;
   }
   if (require_mix > 0 && (pu < require_mix || ps < require_mix)) {

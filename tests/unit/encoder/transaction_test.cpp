@@ -350,6 +350,73 @@ int main(void) {
   CHECK(tx.trace.size() >= deep.trace.size());
 }
 
+TEST_CASE("transaction frames: a transaction runs on through the head of a loop it carries") {
+  // The worker's loop body is protected steps (g only under m, on both sides): with
+  // tx_unwind 0 every iteration is a frame; with tx_unwind 4 one transaction runs up to 5
+  // iterations. The failing check is in the loop, reached in a later pass of a frame: the
+  // counterexample must replay; the SAFE variant must be proven in fewer frames.
+  const std::string src = R"(
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int g;
+void *t(void *a) {
+  pthread_mutex_lock(&m);
+  for (int i = 0; i < 8; i++) {
+    g = g + 1;
+    if (g == LIMIT) reach_error();
+  }
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+int main(void) {
+  pthread_t id;
+  pthread_create(&id, 0, t, 0);
+  pthread_mutex_lock(&m);
+  g = g + 10;
+  pthread_mutex_unlock(&m);
+  pthread_join(id, 0);
+  return 0;
+})";
+  auto with_limit = [&](int limit) {
+    std::string s = src;
+    s.replace(s.find("LIMIT"), 5, std::to_string(limit));
+    return model(prog(s));
+  };
+  const ir::ThreadModel bad = with_limit(7), good = with_limit(30);
+  {
+    const ir::Transactions none(bad, ir::transaction_options("transaction", 0));
+    const ir::Transactions four(bad, ir::transaction_options("transaction", 4));
+    std::size_t passable0 = 0, passable4 = 0, unwinding = 0;
+    for (std::uint32_t pc = 0; pc < bad.threads[1].code.size(); ++pc) {
+      passable0 += none.passable(1, pc);
+      passable4 += four.passable(1, pc);
+      unwinding += four.boundary(1, pc) && four.unwinds_from(1, pc);
+      if (four.passable(1, pc)) CHECK(four.boundary(1, pc));  // still where a transaction may start
+    }
+    CHECK(passable0 == 0);
+    CHECK(passable4 >= 1);
+    CHECK(unwinding >= 1);
+    CHECK(four.unwind() == 4);
+  }
+  auto run_unwind = [&](const ir::ThreadModel& tm, unsigned unwind) {
+    check::CheckOptions co;
+    co.engine = "bmc";
+    co.reduction = "none";
+    co.bound = 60;
+    co.tx_unwind = unwind;
+    return check::check(tm, co);
+  };
+  const auto bad0 = run_unwind(bad, 0), bad4 = run_unwind(bad, 4);
+  REQUIRE_MESSAGE(bad0.verdict == Verdict::Unsafe, bad0.reason);
+  REQUIRE_MESSAGE(bad4.verdict == Verdict::Unsafe, bad4.reason);
+  CHECK_FALSE(bad4.internal_error);
+  CHECK(bad4.stats.frames < bad0.stats.frames);
+  CHECK(bad4.trace.size() == bad0.trace.size());  // the same shortest execution, in fewer frames
+  const auto good0 = run_unwind(good, 0), good4 = run_unwind(good, 4);
+  REQUIRE_MESSAGE(good0.verdict == Verdict::Safe, good0.reason);
+  REQUIRE_MESSAGE(good4.verdict == Verdict::Safe, good4.reason);
+  CHECK(good4.bound < good0.bound);
+}
+
 TEST_CASE("transaction frames: an assertion in the middle of a transaction") {
   // The failing check follows local steps after the load of x: its transaction's first
   // instruction is the load; the error is reached inside the frame and replayed.
