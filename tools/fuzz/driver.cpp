@@ -294,9 +294,9 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
   rr.pointer_to_shared = pointer_to_shared(tm);
   if (o.granularity != "instruction" && o.tx_unwind > 0) {
     const ir::Transactions txs(tm, ir::transaction_options(o.granularity, o.tx_unwind));
-    for (ir::ThreadId t = 0; t < tm.threads.size() && !rr.unwinds_loop; ++t)
-      for (std::uint32_t pc = 0; pc < tm.threads[t].code.size() && !rr.unwinds_loop; ++pc)
-        rr.unwinds_loop = txs.boundary(t, pc) && txs.unwinds_from(t, pc);
+    for (ir::ThreadId u = 0; u < tm.threads.size() && !rr.unwinds_loop; ++u)
+      for (std::uint32_t pc = 0; pc < tm.threads[u].code.size() && !rr.unwinds_loop; ++pc)
+        rr.unwinds_loop = txs.boundary(u, pc) && txs.unwinds_from(u, pc);
   }
 
   explicit_state::ExploreOptions eo;
