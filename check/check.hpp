@@ -28,11 +28,15 @@ bool check_explicit(const ir::ThreadModel& tm, const CheckOptions& options, Chec
 /// Runs the checker. Catches std::bad_alloc (UNKNOWN "memory limit").
 CheckResult check(const ir::ThreadModel& tm, const CheckOptions& options);
 
-/// check(tm, options), then `siren check`'s thread-limit retry: while the answer is UNKNOWN
-/// because the thread-instance limit `threads` is reachable and the deadline has not passed,
-/// check the model `with_threads(2 * threads)` builds (nullopt: stop), up to `max_threads`. A
-/// violation found with more threads is real (and replayed); SAFE still needs the limit to be
-/// unreachable in the model that gave it.
+/// check(tm, options), with `siren check`'s thread schedule when max_threads > threads:
+///  * a model that cuts executions at its thread bound (ir::ThreadModel::thread_bound, with a
+///    deadline): checked with 2, 3, ..., `threads`, then twice as many threads up to
+///    `max_threads` (models from `with_threads(n)`, nullopt: stop) while each check is complete
+///    for its threads (complete_up_to_threads) and the deadline has not passed. The answer is
+///    a violation (real: replayed) or SAFE as soon as one is found, else the complete answer
+///    with the most threads, else the first answer;
+///  * a model that fails at the thread limit (UNKNOWN, thread_limit_reached): checked again
+///    with twice the threads while that is the answer and time is left.
 CheckResult check_growing_threads(const ir::ThreadModel& tm, const CheckOptions& options, unsigned threads,
                                   unsigned max_threads,
                                   const std::function<std::optional<ir::ThreadModel>(unsigned threads)>& with_threads);

@@ -115,7 +115,32 @@ struct CheckResult {
   /// CheckOptions::count_schedules: the number of complete schedules (unset: not counted,
   /// `reason` says why).
   std::optional<std::uint64_t> schedules;
+  /// > 0: only executions with at most this many threads (main included) were explored, since
+  /// a pthread_create site could run out of instances (ir::ThreadModel::thread_bound). A SAFE
+  /// answer of the engines then becomes SAFE_UP_TO_BOUND with `steps_bounded` false.
+  unsigned thread_bound = 0;
+  /// SAFE_UP_TO_BOUND: whether `bound` limits the steps too (false: every execution within the
+  /// thread bound was explored to its end).
+  bool steps_bounded = true;
 };
+
+/// What the engines proved about a model whose executions were cut at a thread bound (a thread
+/// blocked at ir::is_thread_bound_cut is reachable; `threads` is ir::ThreadModel::thread_bound,
+/// 0 when no cut is reachable): that no execution with at most `threads` threads violates the
+/// property, not that none does.
+inline void apply_thread_bound(CheckResult& r, unsigned threads) {
+  if (!threads) return;
+  r.thread_bound = threads;
+  if (r.verdict == Verdict::Safe) {
+    r.verdict = Verdict::SafeUpToBound;
+    r.steps_bounded = false;
+  }
+}
+
+/// SAFE_UP_TO_BOUND only because of the thread bound: complete for that many threads.
+inline bool complete_up_to_threads(const CheckResult& r) {
+  return r.verdict == Verdict::SafeUpToBound && r.thread_bound > 0 && !r.steps_bounded;
+}
 
 /// Peak resident set size of this process in MiB.
 inline double peak_rss_mb() {

@@ -110,8 +110,27 @@ void search(const ir::ThreadModel& tm, const CheckOptions& options, solvers::Ter
                    std::chrono::duration<double>(clock::now() - q0).count());
     return r;
   };
+  // Executions cut by the thread bound (ir::is_thread_bound_cut): found when some state V^k
+  // has a thread blocked at such an Assume; SAFE then holds up to tm.thread_bound threads.
+  // Asked with the property at each depth until found (a query over all states at the end
+  // would need one execution through all of them).
+  bool cut_found = false;
+  auto cut_at = [&](unsigned k) {
+    std::vector<Term> cuts;
+    if (tm.thread_bound > 0 && !cut_found)
+      for (ir::ThreadId t = 0; t < tm.threads.size(); ++t)
+        for (std::uint32_t p = 0; p < tm.threads[t].code.size(); ++p) {
+          const ir::Instr& in = tm.threads[t].code[p];
+          if (!ir::is_thread_bound_cut(in)) continue;
+          const Term pc = e.states[k].pc[t];
+          cuts.push_back(terms.mk_and(terms.mk_and(e.states[k].started[t], terms.mk_eq(pc, terms.mk_bv(pc->sort.width, p))),
+                                      terms.mk_not(e.encode(t, in.a, k))));
+        }
+    return terms.mk_or(cuts);
+  };
   auto finish = [&](Verdict v, unsigned bound) {
     res.bound = bound;
+    if (!other && cut_found) res.thread_bound = tm.thread_bound;
     if (other) {
       res.verdict = Verdict::Unknown;
       res.reason = *other;
@@ -131,29 +150,36 @@ void search(const ir::ThreadModel& tm, const CheckOptions& options, solvers::Ter
       return finish(r == solvers::SolveResult::Unsat ? Verdict::Safe : Verdict::SafeUpToBound, K);
     }
     if (checkpoint(k)) {
-      // bad^k: an execution of at most k steps followed by a failing assertion.
-      Term query = other ? f.bad_property : terms.mk_or(f.bad_property, f.bad_other);
-      const auto q0 = clock::now();
-      auto r = solve(query);
-      if (verbose)
-        std::fprintf(stderr, "[bmc] depth %u: %s in %.3f s (vars %llu)\n", k,
-                     r == solvers::SolveResult::Sat ? "sat" : r == solvers::SolveResult::Unsat ? "unsat" : "unknown",
-                     std::chrono::duration<double>(clock::now() - q0).count(),
-                     static_cast<unsigned long long>(dp->stats().vars));
-      if (r == solvers::SolveResult::Unknown) return timeout();
-      if (r == solvers::SolveResult::Sat) {
-        const ErrorSite* site = true_site(e, f, true);
-        if (!site) {
-          if (const ErrorSite* o = true_site(e, f, false)) other = error_reason(tm, *o);
-          else other = "an error of an unknown kind is reachable";
-          r = solve(f.bad_property);
-          if (r == solvers::SolveResult::Unknown) return timeout();
-          if (r == solvers::SolveResult::Sat) site = true_site(e, f, true);
-        }
-        if (site) {
+      // bad^k: an execution of at most k steps followed by a failing assertion (or, until one
+      // is found, a MemSafety / Limit error or a thread-bound cut in V^k).
+      const Term cut = cut_at(k);
+      for (;;) {
+        const Term query =
+            terms.mk_or(other ? f.bad_property : terms.mk_or(f.bad_property, f.bad_other), cut_found ? terms.mk_false() : cut);
+        const auto q0 = clock::now();
+        const auto r = solve(query);
+        if (verbose)
+          std::fprintf(stderr, "[bmc] depth %u: %s in %.3f s (vars %llu)\n", k,
+                       r == solvers::SolveResult::Sat ? "sat" : r == solvers::SolveResult::Unsat ? "unsat" : "unknown",
+                       std::chrono::duration<double>(clock::now() - q0).count(),
+                       static_cast<unsigned long long>(dp->stats().vars));
+        if (r == solvers::SolveResult::Unknown) return timeout();
+        if (r == solvers::SolveResult::Unsat) break;
+        if (const ErrorSite* site = true_site(e, f, true)) {
           e.extract_trace(k, *site, res);
           return collect();
         }
+        if (!other)
+          if (const ErrorSite* o = true_site(e, f, false)) {
+            other = error_reason(tm, *o);
+            continue;
+          }
+        if (!cut_found && cut != terms.mk_false() && e.dp.value(cut) != 0) {
+          cut_found = true;
+          continue;
+        }
+        if (other) break;  // (a model of the property query without a true site: nothing to report)
+        other = "an error of an unknown kind is reachable";
       }
       checked = k + 1;
       if (completeness_checkpoint(k)) {

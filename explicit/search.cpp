@@ -712,6 +712,13 @@ class Search {
   bool expand(std::uint32_t i, const State& s, const std::uint64_t* row, std::vector<std::uint32_t>& fresh) {
     fresh.clear();
     ++r_.expanded;
+    if (tm_.thread_bound > 0 && !r_.thread_cut)
+      for (ThreadId t = 0; t < tm_.threads.size(); ++t) {
+        const ThreadState& ts = s.threads[t];
+        if (ts.started && !ts.finished && ts.pc < tm_.threads[t].code.size() &&
+            is_thread_bound_cut(tm_.threads[t].code[ts.pc]) && !in_.enabled(s, t))
+          r_.thread_cut = true;
+      }
     if (o_.por) {
       const int t = ample_thread(s, row);
       if (t >= 0) {

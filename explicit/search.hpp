@@ -63,6 +63,9 @@ struct SearchResult {
   /// A MemSafety / Limit error is reachable (real: found by execution): never SAFE.
   std::optional<std::string> other_error;
   bool nondet_restricted = false;
+  /// A visited state has a thread blocked by the thread bound (ir::is_thread_bound_cut): SAFE
+  /// holds only up to ir::ThreadModel::thread_bound threads.
+  bool thread_cut = false;
   // Unsafe: the error as replay() takes it, error step last.
   std::vector<ir::Value> error_initial_nondet;
   std::vector<ir::Step> error_trace;

@@ -537,18 +537,25 @@ ThreadModel build_thread_model(const Program& program, const ThreadModelOptions&
         if (cyclic[si] || slots[si] == 0) {
           const Instr& site = tc.code[i];
           Instr as;
-          as.kind = InstrKind::Assert;
-          as.assert_kind = AssertKind::Limit;
           as.loc = site.loc;
           as.text = site.text;
           const Type u32 = Type::integer(32, false);
           as.a = tm.exprs().mk_binary(Op::Ult, tm.exprs().mk_local(u32, site.lhs),
                                       tm.exprs().mk_int(u32, slots[si]));
-          as.message = "threads: pthread_create site executed more than " +
-                       std::to_string(slots[si]) + " time(s) (--threads " +
-                       std::to_string(max_threads) + ")";
+          if (options.block_at_thread_limit) {
+            // the execution stops here: it would need more than max_threads threads
+            as.kind = InstrKind::Assume;
+            as.assert_kind = AssertKind::Limit;  // marks the cut (is_thread_bound_cut)
+            as.text = "thread bound (--threads " + std::to_string(max_threads) + "): " + site.text;
+            tm.thread_bound = max_threads;
+          } else {
+            as.kind = InstrKind::Assert;
+            as.assert_kind = AssertKind::Limit;
+            as.message = "threads: pthread_create site executed more than " + std::to_string(slots[si]) +
+                         " time(s) (--threads " + std::to_string(max_threads) + ")";
+            tm.limited = true;
+          }
           out.push_back(std::move(as));
-          tm.limited = true;
         }
       }
       out.push_back(tc.code[i]);
@@ -572,6 +579,7 @@ std::string print_thread_model(const ThreadModel& tm) {
        << (o.cells.size() == 1 ? "" : "s") << ")\n";
   }
   if (tm.limited) os << "limited: yes\n";
+  if (tm.thread_bound) os << "thread bound: " << tm.thread_bound << "\n";
   for (const ThreadCode& tc : tm.threads) {
     os << "thread " << tc.id << ' ' << tc.name << ":\n";
     for (std::size_t i = 0; i < tc.code.size(); ++i) {

@@ -28,6 +28,11 @@ struct ThreadCode {
 struct ThreadModelOptions {
   unsigned max_threads = 8;     // --threads: total thread instances including main
   unsigned max_recursion = 4;   // --recursion: inlining depth of a recursive call chain
+  /// A create site whose instances are used up blocks (an Assume) instead of failing (an
+  /// Assert[Limit]): the model's executions are then exactly the executions of the program with
+  /// at most max_threads threads, each cut where one more thread would be created
+  /// (ThreadModel::thread_bound; `siren check`'s bounded answers, issue 22).
+  bool block_at_thread_limit = false;
 };
 
 class ThreadModel {
@@ -50,6 +55,11 @@ class ThreadModel {
   /// True when some create site has fewer slots than it could use or recursion was cut:
   /// the corresponding Assert[Limit] instructions exist in the code.
   bool limited = false;
+  /// With ThreadModelOptions::block_at_thread_limit, when some create site can run out of
+  /// instances: max_threads. Every execution the checkers explore then has at most this many
+  /// threads (main included); where one is cut (a thread blocked at an is_thread_bound_cut
+  /// Assume), a verdict that no violation exists holds only up to this bound.
+  unsigned thread_bound = 0;
 
   std::string where(const SourceLoc& loc) const;
 
@@ -57,6 +67,13 @@ class ThreadModel {
   friend ThreadModel build_thread_model(const Program&, const ThreadModelOptions&);
   std::unique_ptr<ExprManager> exprs_;
 };
+
+/// The Assume before a create site that blocks when the site's instances are used up
+/// (ThreadModelOptions::block_at_thread_limit; marked with AssertKind::Limit). A thread blocked
+/// there is an execution cut by the thread bound.
+inline bool is_thread_bound_cut(const Instr& in) {
+  return in.kind == InstrKind::Assume && in.assert_kind == AssertKind::Limit;
+}
 
 /// Builds the thread model. Never fails on a valid Program (validate() first); modelling
 /// bounds that are hit become Assert[Limit] instructions, reported through `limited`.

@@ -66,6 +66,18 @@ std::string verdict_line(const check::CheckResult& r) {
                            r.stats.states);
       return fmt::format("VERIFICATION RESULT: SAFE (every execution ends within {} {})", r.bound, bound_unit(r));
     case check::Verdict::SafeUpToBound:
+      if (r.thread_bound && !r.steps_bounded)
+        return r.engine == "explicit"
+                   ? fmt::format("VERIFICATION RESULT: SAFE up to bound (no violation in executions with at most {} "
+                                 "threads: all {} reachable states visited; not a proof)",
+                                 r.thread_bound, r.stats.states)
+                   : fmt::format("VERIFICATION RESULT: SAFE up to bound (no violation in executions with at most {} "
+                                 "threads, each of which ends within {} {}; not a proof)",
+                                 r.thread_bound, r.bound, bound_unit(r));
+      if (r.thread_bound)
+        return fmt::format("VERIFICATION RESULT: SAFE up to bound {} (no violation in executions with at most {} "
+                           "threads and {} {}; not a proof)",
+                           r.bound, r.thread_bound, r.bound, bound_unit(r));
       return fmt::format(
           "VERIFICATION RESULT: SAFE up to bound {} (no violation in executions of at most {} {}; "
           "not a proof)",
@@ -91,6 +103,10 @@ void print_json(const check::CheckResult& r, const std::vector<std::string>& war
   j["verdict"] = check::verdict_name(r.verdict);
   j["bound"] = r.bound;
   j["reason"] = r.reason;
+  // SAFE_UP_TO_BOUND: what limited the executions explored (null: nothing of that kind)
+  j["bounds"] = {{"steps", r.verdict == check::Verdict::SafeUpToBound && r.steps_bounded ? nlohmann::ordered_json(r.bound)
+                                                                                          : nlohmann::ordered_json()},
+                 {"threads", r.thread_bound ? nlohmann::ordered_json(r.thread_bound) : nlohmann::ordered_json()}};
   j["warnings"] = warnings;  // the model's assumptions (front end), also printed on stderr
   j["engine"] = r.engine;
   j["trace"] = trace_json(r.trace);
@@ -237,7 +253,12 @@ int run_check(const CheckArgs& a) {
     return verdict_exit_code(r.verdict, r.internal_error);
   };
   try {
-    LoadedModel lm = load_model(a.file, a.front);
+    // Executions that would need more threads than --threads are cut, not failed (the verdict
+    // states the thread bound); --reach asks about the program's states, so it keeps the limit
+    // as a failure (UNKNOWN).
+    FrontArgs front = a.front;
+    front.block_at_thread_limit = a.reach.empty() && !a.count_schedules;
+    LoadedModel lm = load_model(a.file, front);
     if (lm.input_error) return lm.input_error;
     warnings = lm.warnings;
     if (!lm.tm) {
@@ -282,7 +303,7 @@ int run_check(const CheckArgs& a) {
     // more threads while time is left.
     result = check::check_growing_threads(tm, co, a.front.threads, a.threads_given ? a.front.threads : kMaxAutoThreads,
                                           [&](unsigned threads) {
-                                            FrontArgs more = a.front;
+                                            FrontArgs more = front;
                                             more.threads = threads;
                                             return load_model(a.file, more).tm;
                                           });

@@ -17,8 +17,9 @@ namespace siren::app {
 
 void add_front_options(CLI::App* cmd, FrontArgs& a) {
   cmd->add_option("--threads", a.threads,
-                  "Maximum number of threads including main (check without --threads tries 16 and 32 "
-                  "when the default is not enough)")
+                  "Maximum number of threads including main. check explores the executions with at most "
+                  "this many threads and says so in a verdict without a violation (SAFE up to bound); without "
+                  "--threads it tries 16 and 32 while time is left")
       ->check(CLI::Range(1u, 4096u))
       ->capture_default_str();
   cmd->add_option("--recursion", a.recursion, "Inlining depth of recursive calls")
@@ -97,6 +98,7 @@ LoadedModel load_model(const std::string& file, const FrontArgs& a) {
   ir::ThreadModelOptions tmo;
   tmo.max_threads = a.threads;
   tmo.max_recursion = a.recursion;
+  tmo.block_at_thread_limit = a.block_at_thread_limit;
   out.tm = ir::build_thread_model(*fr.program, tmo);
   return out;
 }

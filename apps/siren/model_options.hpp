@@ -21,6 +21,8 @@ struct FrontArgs {
   bool undefined_nondet = true;  // --no-undefined-nondet sets false (FrontendOptions)
   bool ilp32 = false;            // --32 (FrontendOptions::data_model_bits; --64 is the default)
   std::vector<std::string> defines, includes, clang_args;
+  /// check: executions are cut at the thread limit (ir::ThreadModelOptions), not failed there.
+  bool block_at_thread_limit = false;
 };
 
 /// Adds --threads, --recursion, -D, -I, --32/--64 and the trailing clang_args positional; call it after

@@ -156,6 +156,7 @@ def result_row(task, config, cmd, run, stdout, stderr):
         "cpu_seconds": _fmt(run["cpu_seconds"]),
         "peak_mb": _fmt(run["peak_mb"], 1),
         "bound": doc.get("bound", ""),
+        "thread_bound": (doc.get("bounds") or {}).get("threads") or "",
         "schedules": doc.get("schedules", ""),
         "frames": stats.get("frames", ""),
         "vars": stats.get("vars", ""),

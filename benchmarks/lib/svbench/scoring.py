@@ -17,7 +17,7 @@ SCORE_WRONG_FALSE = -16
 # Column order of results.csv.
 COLUMNS = (
     "config", "task", "folder", "property", "expected", "verdict", "outcome", "proof", "score",
-    "started", "seconds", "cpu_seconds", "peak_mb", "bound", "schedules", "frames", "vars", "clauses",
+    "started", "seconds", "cpu_seconds", "peak_mb", "bound", "thread_bound", "schedules", "frames", "vars", "clauses",
     "solve_seconds", "total_seconds", "siren_peak_rss_mb", "exit_code", "reason", "input_file",
     "command",
 )
@@ -39,6 +39,7 @@ class Totals:
     correct_true: int = 0
     correct_false: int = 0
     proofs: int = 0          # correct true answers that were SAFE (not only up to the bound)
+    thread_bounded: int = 0  # correct true answers up to a thread bound (siren's bounds.threads)
     wrong_true: int = 0
     wrong_false: int = 0
     unknown: int = 0
@@ -69,6 +70,7 @@ class Totals:
             if expected == "true":
                 self.correct_true += 1
                 self.proofs += row.get("proof") == "yes"
+                self.thread_bounded += str(row.get("thread_bound") or "") not in ("", "0")
             else:
                 self.correct_false += 1
         elif outcome == "wrong":

@@ -1,6 +1,7 @@
 /* Twelve workers each add 1 to a counter under a mutex; only when all twelve have run can
-   main see 12. With the default --threads 8 the create site runs out of slots (modelling
-   limit); without --threads, siren check tries 16 threads and finds the violation. */
+   main see 12. With --threads 6 the create site runs out of slots: executions are cut at 6
+   threads and the answer is SAFE up to bound (many_threads_limit); without --threads, siren
+   check goes on to 16 threads and finds the violation. */
 #include <assert.h>
 #include <pthread.h>
 
