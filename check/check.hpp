@@ -29,12 +29,16 @@ bool check_explicit(const ir::ThreadModel& tm, const CheckOptions& options, Chec
 CheckResult check(const ir::ThreadModel& tm, const CheckOptions& options);
 
 /// check(tm, options), with `siren check`'s thread schedule when max_threads > threads:
-///  * a model that cuts executions at its thread bound (ir::ThreadModel::thread_bound, with a
-///    deadline): checked with 2, 3, ..., `threads`, then twice as many threads up to
-///    `max_threads` (models from `with_threads(n)`, nullopt: stop) while each check is complete
-///    for its threads (complete_up_to_threads) and the deadline has not passed. The answer is
-///    a violation (real: replayed) or SAFE as soon as one is found, else the complete answer
-///    with the most threads, else the first answer;
+///  * a model with a thread bound (ir::ThreadModel::thread_bound: some create site can run out
+///    of instances; with a deadline): a third of the time with `threads` threads. A violation
+///    or SAFE ends it; an answer complete for its threads (complete_up_to_threads) grows the
+///    threads (`with_threads(2 * n)`, nullopt: stop) up to `max_threads` while each answer is
+///    complete; an answer bounded in steps stands; without a cut reached
+///    (CheckResult::thread_cut_reached), `threads` threads again with the whole time. With a
+///    cut reached (some execution needs more threads): 2x, 4x, ... threads with a quarter of
+///    the time left each (a violation, SAFE or a complete answer, then grown, ends it), then
+///    2, 3, ..., threads - 1 while each is complete: the complete answer with the most threads,
+///    else one bounded in steps too, else the first answer;
 ///  * a model that fails at the thread limit (UNKNOWN, thread_limit_reached): checked again
 ///    with twice the threads while that is the answer and time is left.
 CheckResult check_growing_threads(const ir::ThreadModel& tm, const CheckOptions& options, unsigned threads,

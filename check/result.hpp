@@ -119,6 +119,9 @@ struct CheckResult {
   /// a pthread_create site could run out of instances (ir::ThreadModel::thread_bound). A SAFE
   /// answer of the engines then becomes SAFE_UP_TO_BOUND with `steps_bounded` false.
   unsigned thread_bound = 0;
+  /// An engine reached a state with a thread blocked by the thread bound (ir::is_thread_bound_cut),
+  /// whatever the verdict: some execution of the program needs more threads than the model has.
+  bool thread_cut_reached = false;
   /// SAFE_UP_TO_BOUND: whether `bound` limits the steps too (false: every execution within the
   /// thread bound was explored to its end).
   bool steps_bounded = true;
@@ -130,6 +133,7 @@ struct CheckResult {
 /// property, not that none does.
 inline void apply_thread_bound(CheckResult& r, unsigned threads) {
   if (!threads) return;
+  r.thread_cut_reached = true;
   r.thread_bound = threads;
   if (r.verdict == Verdict::Safe) {
     r.verdict = Verdict::SafeUpToBound;

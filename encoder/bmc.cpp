@@ -71,6 +71,7 @@ void search(const ir::ThreadModel& tm, const CheckOptions& options, solvers::Ter
     res.stats.solve_calls = st.solve_calls;
     res.stats.solve_seconds = st.solve_seconds;
   };
+  bool cut_found = false;            // a thread-bound cut is reachable (see cut_at below)
   auto timeout = [&] {
     res.verdict = Verdict::Unknown;
     res.bound = checked;
@@ -79,6 +80,7 @@ void search(const ir::ThreadModel& tm, const CheckOptions& options, solvers::Ter
     if (!timed_out() && !dp->last_error().empty() && dp->last_error() != "terminated")
       res.reason = "solver " + dp->name() + ": " + dp->last_error();
     if (other) res.reason += " (also: " + *other + ")";
+    res.thread_cut_reached = res.thread_cut_reached || cut_found;
     collect();
   };
   auto solve = [&](Term a) {
@@ -114,7 +116,6 @@ void search(const ir::ThreadModel& tm, const CheckOptions& options, solvers::Ter
   // has a thread blocked at such an Assume; SAFE then holds up to tm.thread_bound threads.
   // Asked with the property at each depth until found (a query over all states at the end
   // would need one execution through all of them).
-  bool cut_found = false;
   auto cut_at = [&](unsigned k) {
     std::vector<Term> cuts;
     if (tm.thread_bound > 0 && !cut_found)
@@ -130,6 +131,7 @@ void search(const ir::ThreadModel& tm, const CheckOptions& options, solvers::Ter
   };
   auto finish = [&](Verdict v, unsigned bound) {
     res.bound = bound;
+    res.thread_cut_reached = res.thread_cut_reached || cut_found;
     if (!other && cut_found) res.thread_bound = tm.thread_bound;
     if (other) {
       res.verdict = Verdict::Unknown;

@@ -19,7 +19,7 @@ void add_front_options(CLI::App* cmd, FrontArgs& a) {
   cmd->add_option("--threads", a.threads,
                   "Maximum number of threads including main. check explores the executions with at most "
                   "this many threads and says so in a verdict without a violation (SAFE up to bound); without "
-                  "--threads it tries 16 and 32 while time is left")
+                  "--threads (with --timeout) it also tries 16 and 32, or fewer threads when 8 do not finish")
       ->check(CLI::Range(1u, 4096u))
       ->capture_default_str();
   cmd->add_option("--recursion", a.recursion, "Inlining depth of recursive calls")
