@@ -44,7 +44,7 @@ bool check_explicit(const ir::ThreadModel& tm, const CheckOptions& options, Chec
     case explicit_state::SearchVerdict::Safe:
       res.verdict = Verdict::Safe;
       res.bound = 0;
-      apply_thread_bound(res, sr.thread_cut ? tm.thread_bound : 0);
+      apply_thread_bound(res, tm.thread_bound);
       return true;
     case explicit_state::SearchVerdict::Unknown:
       break;
@@ -77,7 +77,7 @@ CheckResult check(const ir::ThreadModel& tm, const CheckOptions& options) {
   try {
     const bool done = options.engine != "bmc" && !options.count_schedules && check_explicit(tm, options, res);
     if (!done) encoder::run_bmc(tm, options, res);
-    apply_thread_bound(res, res.thread_bound);
+    apply_thread_bound(res, tm.thread_bound);
   } catch (const std::bad_alloc&) {
     res.verdict = Verdict::Unknown;
     res.trace.clear();

@@ -127,13 +127,12 @@ struct CheckResult {
   bool steps_bounded = true;
 };
 
-/// What the engines proved about a model whose executions were cut at a thread bound (a thread
-/// blocked at ir::is_thread_bound_cut is reachable; `threads` is ir::ThreadModel::thread_bound,
-/// 0 when no cut is reachable): that no execution with at most `threads` threads violates the
-/// property, not that none does.
+/// What the engines proved about a model whose executions are cut at a thread bound
+/// (`threads`: ir::ThreadModel::thread_bound) when they reached a cut (thread_cut_reached): that
+/// no execution with at most `threads` threads violates the property, not that none does. The
+/// one place where a reached cut becomes `thread_bound` (SAFE becomes SAFE_UP_TO_BOUND).
 inline void apply_thread_bound(CheckResult& r, unsigned threads) {
-  if (!threads) return;
-  r.thread_cut_reached = true;
+  if (!threads || !r.thread_cut_reached || (r.verdict != Verdict::Safe && r.verdict != Verdict::SafeUpToBound)) return;
   r.thread_bound = threads;
   if (r.verdict == Verdict::Safe) {
     r.verdict = Verdict::SafeUpToBound;

@@ -116,23 +116,24 @@ void search(const ir::ThreadModel& tm, const CheckOptions& options, solvers::Ter
   // has a thread blocked at such an Assume; SAFE then holds up to tm.thread_bound threads.
   // Asked with the property at each depth until found (a query over all states at the end
   // would need one execution through all of them).
+  std::vector<std::pair<ir::ThreadId, std::uint32_t>> cut_sites;  // (thread, pc) of each cut
+  if (tm.thread_bound > 0)
+    for (ir::ThreadId t = 0; t < tm.threads.size(); ++t)
+      for (std::uint32_t p = 0; p < tm.threads[t].code.size(); ++p)
+        if (ir::is_thread_bound_cut(tm.threads[t].code[p])) cut_sites.push_back({t, p});
   auto cut_at = [&](unsigned k) {
     std::vector<Term> cuts;
-    if (tm.thread_bound > 0 && !cut_found)
-      for (ir::ThreadId t = 0; t < tm.threads.size(); ++t)
-        for (std::uint32_t p = 0; p < tm.threads[t].code.size(); ++p) {
-          const ir::Instr& in = tm.threads[t].code[p];
-          if (!ir::is_thread_bound_cut(in)) continue;
-          const Term pc = e.states[k].pc[t];
-          cuts.push_back(terms.mk_and(terms.mk_and(e.states[k].started[t], terms.mk_eq(pc, terms.mk_bv(pc->sort.width, p))),
-                                      terms.mk_not(e.encode(t, in.a, k))));
-        }
+    if (!cut_found)
+      for (const auto& [t, p] : cut_sites) {
+        const Term pc = e.states[k].pc[t];
+        cuts.push_back(terms.mk_and(terms.mk_and(e.states[k].started[t], terms.mk_eq(pc, terms.mk_bv(pc->sort.width, p))),
+                                    terms.mk_not(e.encode(t, tm.threads[t].code[p].a, k))));
+      }
     return terms.mk_or(cuts);
   };
   auto finish = [&](Verdict v, unsigned bound) {
     res.bound = bound;
-    res.thread_cut_reached = res.thread_cut_reached || cut_found;
-    if (!other && cut_found) res.thread_bound = tm.thread_bound;
+    res.thread_cut_reached = res.thread_cut_reached || cut_found;  // (check::apply_thread_bound)
     if (other) {
       res.verdict = Verdict::Unknown;
       res.reason = *other;
