@@ -4,6 +4,7 @@
 #include "tools/fuzz/broken_reduction.hpp"
 
 #include "reduction/scheduler_constraints.hpp"
+#include "reduction/sir.hpp"
 
 #include <memory>
 
@@ -45,6 +46,14 @@ class BrokenTestReduction final : public reduction::SchedulerConstraints {
 void register_broken_reduction() {
   reduction::register_test_reduction("test-broken", [](const ir::ThreadModel& tm) {
     return std::unique_ptr<reduction::SchedulerConstraints>(new BrokenTestReduction(tm.threads.size()));
+  });
+  // SIR over a deliberately unsound points-to analysis: the initial values of pointer cells
+  // (`int *p = &g;`) are ignored, so an access through such a pointer touches no cell and a
+  // conditional reading g through it looks unrelated to g's writes (the "observe" template).
+  reduction::register_test_reduction("test-sir-broken-points-to", [](const ir::ThreadModel& tm) {
+    reduction::SirOptions o;
+    o.points_to.test_drop_initial_targets = true;
+    return reduction::make_sir(tm, o);
   });
 }
 

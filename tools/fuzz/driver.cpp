@@ -280,7 +280,12 @@ bool pointer_to_shared(const ir::ThreadModel& tm) {
 }
 }  // namespace
 
+namespace {
+RunResult run_parameterized(const Program& p, const DriverOptions& o);
+}  // namespace
+
 RunResult run_program(const Program& p, const DriverOptions& o) {
+  if (p.templ == "param") return run_parameterized(p, o);
   RunResult rr;
   auto t0 = clock_type::now();
   Translated t = translate(p.to_c(), o.tmp_dir, o.broken_frontend);
@@ -558,6 +563,197 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
   rr.check_seconds = since(t0);
   return rr;
 }
+
+namespace {
+// Parameterized programs (DriverOptions::max_instances). A model with at most N threads
+// (main included) blocks where one more would start, so its executions are those of the
+// instances with 0..N-1 workers, each possibly cut short: it has a violation iff one of them
+// does (a cut execution is a prefix of an instance's execution with main delayed).
+RunResult run_parameterized(const Program& p, const DriverOptions& o) {
+  RunResult rr;
+  auto disagree = [&](ConfigResult cr, std::string why) {
+    cr.agrees = false;
+    cr.why = std::move(why);
+    if (rr.outcome != Outcome::Disagree) {
+      rr.outcome = Outcome::Disagree;
+      rr.detail = cr.why;
+    }
+    rr.checks.push_back(std::move(cr));
+  };
+  auto t0 = clock_type::now();
+  // The instances, each explored without a bound (the oracle).
+  std::vector<explicit_state::ExploreVerdict> inst;
+  for (unsigned k = 0; k <= o.max_instances; ++k) {
+    Program q = p;
+    q.instances = static_cast<int>(k);
+    Translated t = translate(q.to_c(), o.tmp_dir);
+    if (!t.tm) {
+      rr.outcome = Outcome::Disagree;
+      rr.detail = fmt::format("generator/front end (instance with {} workers): {}", k, t.error);
+      return rr;
+    }
+    explicit_state::ExploreOptions eo;
+    eo.bound = 0;
+    eo.max_states = o.max_states;
+    eo.count_schedules = false;
+    const explicit_state::ExploreResult ex = explicit_state::explore(*t.tm, eo);
+    inst.push_back(ex.verdict);
+    rr.oracle_states += ex.states;
+    if (ex.verdict == explicit_state::ExploreVerdict::Unsafe && std::count(inst.begin(), inst.end(), ex.verdict) == 1) {
+      rr.param_failing_instance = k;
+      rr.error_steps = ex.error_trace.size();
+    }
+  }
+  rr.explore_seconds = since(t0);
+  // A model with `threads` threads gives the worker created once (t1, before the loop) its
+  // slot first (ir/thread_model.cpp): it covers the instances with up to threads - 1 - fixed
+  // loop workers, or only prefixes of the instance without any when threads <= fixed.
+  unsigned fixed = 0;
+  for (const Thread& w : p.workers) fixed += !w.removed && !w.parameterized;
+  auto covered = [&](unsigned threads) { return threads > fixed ? static_cast<int>(threads - 1 - fixed) : -1; };
+  // The oracle's verdict for the instances with up to `most` workers (-1: none, SAFE).
+  auto up_to = [&](int most) {
+    bool unknown = false;
+    for (int k = 0; k <= most && k < static_cast<int>(inst.size()); ++k) {
+      if (inst[static_cast<std::size_t>(k)] == explicit_state::ExploreVerdict::Unsafe) return explicit_state::ExploreVerdict::Unsafe;
+      unknown = unknown || inst[static_cast<std::size_t>(k)] == explicit_state::ExploreVerdict::Unknown;
+    }
+    if (most >= static_cast<int>(inst.size())) unknown = true;  // instances not explored
+    return unknown ? explicit_state::ExploreVerdict::Unknown : explicit_state::ExploreVerdict::Safe;
+  };
+  const bool any_unsafe = std::find(inst.begin(), inst.end(), explicit_state::ExploreVerdict::Unsafe) != inst.end();
+  rr.oracle = up_to(static_cast<int>(o.max_instances));
+  if (inst[0] == explicit_state::ExploreVerdict::Unknown) {
+    rr.outcome = Outcome::Skipped;
+    rr.detail = "explorer: UNKNOWN on the instance without workers";
+    return rr;
+  }
+  rr.param_ticket_beyond = p.ticket_workers > static_cast<int>(o.max_instances);
+
+  // The parameterized program, with models of 1..max_instances+1 threads.
+  write_file((fs::path(o.tmp_dir) / "prog.c").string(), p.to_c());
+  frontend::FrontendResult fr = frontend::translate_file((fs::path(o.tmp_dir) / "prog.c").string(), {});
+  if (fr.status != frontend::FrontendStatus::Ok || !fr.program) {
+    rr.outcome = Outcome::Disagree;
+    rr.detail = "generator/front end: the parameterized program is rejected";
+    return rr;
+  }
+  auto model = [&](unsigned threads) {
+    ir::ThreadModelOptions tmo;
+    tmo.max_threads = threads;
+    tmo.block_at_thread_limit = true;
+    ir::ThreadModel tm = ir::build_thread_model(*fr.program, tmo);
+    if (o.test_unstated_thread_bound) tm.thread_bound = 0;  // TEST ONLY: the bound goes unstated
+    return tm;
+  };
+  auto deadline = [&](double seconds) {
+    return clock_type::now() + std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(seconds));
+  };
+  // An answer for at most `threads` threads (0: the schedule's, with the bound it states)
+  // against the instances.
+  auto compare = [&](const Config& c, const check::CheckResult& r, unsigned threads, bool complete_engine) {
+    ConfigResult cr;
+    cr.config = c;
+    cr.result = r;
+    const unsigned bound = threads ? threads : r.thread_bound;
+    const int most = bound ? covered(bound) : -1;  // instances the answer covers
+    const std::string head =
+        fmt::format("{} with {}: {}{}", c.str(), threads ? fmt::format("--threads {}", threads) : std::string("the thread schedule"),
+                    check::verdict_name(r.verdict), r.thread_bound ? fmt::format(" (thread bound {})", r.thread_bound) : std::string());
+    if (r.internal_error) return disagree(std::move(cr), head + ": internal error: " + r.reason);
+    if (r.verdict == check::Verdict::Unknown) {
+      if (r.reason.rfind("timeout", 0) != 0) return disagree(std::move(cr), head + ": gave up [" + r.reason + "]");
+      if (rr.outcome == Outcome::Agree) {
+        rr.outcome = Outcome::Timeout;
+        rr.detail = head;
+      }
+      rr.checks.push_back(std::move(cr));
+      return;
+    }
+    // A proof for any number of threads: no instance may fail.
+    if (r.verdict == check::Verdict::Safe && any_unsafe)
+      return disagree(std::move(cr), head + ": claims SAFE, but an instance fails");
+    if (r.verdict == check::Verdict::Safe && p.ticket_workers > 0)
+      return disagree(std::move(cr), head + fmt::format(": claims SAFE, but {} workers fail the ticket", p.ticket_workers));
+    if (threads && r.thread_cut_reached && r.verdict != check::Verdict::Unsafe && r.thread_bound != threads)
+      return disagree(std::move(cr), head + fmt::format(": a thread-bound cut was reached, the bound stated is {}", r.thread_bound));
+    const bool complete = r.verdict == check::Verdict::Safe || (r.verdict == check::Verdict::SafeUpToBound && !r.steps_bounded);
+    // A violation with at most `threads` threads is one of an instance it covers (or of a
+    // prefix of the one without loop workers).
+    if (threads && r.verdict == check::Verdict::Unsafe && up_to(std::max(most, 0)) == explicit_state::ExploreVerdict::Safe)
+      return disagree(std::move(cr), head + fmt::format(": no instance with at most {} loop workers fails", std::max(most, 0)));
+    if (complete && up_to(most) == explicit_state::ExploreVerdict::Unsafe)
+      return disagree(std::move(cr), head + fmt::format(": complete, but an instance with at most {} loop workers fails", most));
+    if (complete_engine && r.verdict != check::Verdict::Unsafe && up_to(most) == explicit_state::ExploreVerdict::Unsafe)
+      return disagree(std::move(cr), head + ": missed the violation of an instance");
+    if (complete && p.ticket_workers > 0 && most >= p.ticket_workers)
+      return disagree(std::move(cr), head + fmt::format(": complete for {} loop workers, the ticket fails with {}", most, p.ticket_workers));
+    rr.checks.push_back(std::move(cr));
+  };
+
+  t0 = clock_type::now();
+  for (unsigned n = 1; n <= o.max_instances + 1; ++n) {
+    const ir::ThreadModel tm = model(n);
+    for (const Config& c : o.configs) {
+      if (c.engine != "bmc" && c.engine != "explicit") continue;
+      check::CheckOptions co;
+      co.engine = c.engine;
+      co.bound = o.bound;
+      co.reduction = c.reduction;
+      co.solver = c.solver;
+      if (c.engine == "bmc") co.granularity = o.granularity;
+      co.tx_unwind = o.tx_unwind;
+      co.deepening = o.deepening;
+      if (o.check_timeout > 0) co.deadline = deadline(o.check_timeout);
+      compare(c, check::check(tm, co), n, c.engine == "explicit");
+    }
+  }
+  // siren check's thread schedule (no --threads): from 8 threads, up to 32.
+  {
+    const Config c{"none", "cadical", "auto"};
+    check::CheckOptions co;
+    co.engine = "auto";
+    co.bound = 0;
+    co.deadline = deadline(o.param_timeout);
+    const ir::ThreadModel tm = model(8);
+    check::CheckResult r = check::check_growing_threads(tm, co, 8, 32, [&](unsigned n) {
+      return std::optional<ir::ThreadModel>(model(n));
+    });
+    rr.param_schedule = r;
+    const std::size_t before = rr.checks.size();
+    compare(c, r, 0, false);
+    // Its counterexample happens natively (with however many threads it needed).
+    const bool native_on = std::any_of(o.configs.begin(), o.configs.end(), [](const Config& x) { return x.engine == "native"; });
+    if (rr.checks.size() > before && rr.checks.back().agrees && r.verdict == check::Verdict::Unsafe && native_on) {
+      const auto tn = clock_type::now();
+      const native::Binary bin = native_binary(o);
+      std::string why;
+      if (!bin.ok) {
+        why = "native: " + bin.error;
+      } else {
+        const native::Summary s = native::replay(bin, native::schedule_of(native_steps(r.trace)), false);
+        ++rr.native_replayed;
+        if (!s.ok || !s.failure)
+          why = fmt::format("the thread schedule's counterexample ({} steps) does not happen natively ({})", r.trace.size(),
+                            s.ok ? std::string("no failure") : s.error);
+      }
+      rr.native_seconds += since(tn);
+      if (!why.empty()) {
+        rr.checks.pop_back();
+        ConfigResult cr;
+        cr.config = {"none", "cadical", "native"};
+        cr.result = r;
+        disagree(std::move(cr), "native execution: " + why);
+      }
+    }
+    // (A ticket whose bug needs more workers than the instances compared: compare() rejects
+    // SAFE and every complete answer whose thread bound covers them; main.cpp counts how many
+    // the schedule found, --require-tickets.)
+  }
+  rr.check_seconds = since(t0);
+  return rr;
+}
+}  // namespace
 
 std::string failure_signature(const RunResult& r) {
   if (r.outcome != Outcome::Disagree) return "";

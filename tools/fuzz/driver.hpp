@@ -8,6 +8,7 @@
 #include "tools/fuzz/generator.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,18 @@ struct DriverOptions {
   unsigned tx_unwind = check::CheckOptions{}.tx_unwind;
   /// check::CheckOptions::deepening of the bmc configurations.
   std::string deepening = check::CheckOptions{}.deepening;
+  /// Parameterized programs (template "param", generator.hpp; issue 22): their instances with
+  /// 0..max_instances workers are explored without a bound, and `siren check --threads N`
+  /// (N = 1..max_instances + 1, the blocking model: ir::ThreadModelOptions::block_at_thread_limit)
+  /// under the explicit engine and the BMC must agree with the instances it covers; one run of
+  /// the thread schedule (check::check_growing_threads, from 8 threads, param_timeout seconds)
+  /// must not contradict them either, and its counterexamples must happen natively.
+  unsigned max_instances = 3;
+  double param_timeout = 8;
+  /// TEST ONLY: the parameterized program's models forget their thread bound
+  /// (ir::ThreadModel::thread_bound = 0), so an answer bounded in threads is stated as SAFE: a
+  /// deliberately broken model the instance comparison must catch.
+  bool test_unstated_thread_bound = false;
 };
 
 /// generate() plus the verdict steering (driver.cpp): for a share of the free-form seeds,
@@ -99,6 +112,12 @@ struct RunResult {
   std::size_t native_runs = 0;        // native stress-test runs of programs proven SAFE / race-free
   double native_seconds = 0;
   std::vector<ConfigResult> checks;
+  /// Parameterized programs: the fewest workers whose instance fails (when oracle is UNSAFE),
+  /// and the thread schedule's answer (UNSAFE for a ticket beyond the instances compared: the
+  /// bug that needs many threads was found).
+  unsigned param_failing_instance = 0;
+  bool param_ticket_beyond = false;  // a ticket whose bug needs more workers than max_instances
+  std::optional<check::CheckResult> param_schedule;
 };
 
 /// Runs one program through the oracle and every configuration.

@@ -76,12 +76,17 @@ void print_stmt(const Stmt& s, int indent, const Program& p, std::string& out) {
       break;
     case Stmt::Kind::Create: {
       const Thread& w = workers[static_cast<std::size_t>(s.n)];
-      if (!w.removed)
-        out += pad + fmt::format("pthread_create(&h{0}, 0, {1}{0}, {2});\n", s.n, w.start_ptr ? "st" : "t",
-                                 w.task >= 0         ? fmt::format("&tk{}", w.task)
-                                 : w.container_arg   ? std::string("&pv.dev")
-                                 : w.arg_target >= 0 ? fmt::format("&g{}", w.arg_target)
-                                                     : std::string("0"));
+      if (w.removed) break;
+      const std::string create =
+          fmt::format("pthread_create(&h{0}, 0, {1}{0}, {2});\n", s.n, w.start_ptr ? "st" : "t",
+                      w.task >= 0         ? fmt::format("&tk{}", w.task)
+                      : w.container_arg   ? std::string("&pv.dev")
+                      : w.arg_target >= 0 ? fmt::format("&g{}", w.arg_target)
+                                          : std::string("0"));
+      if (!w.parameterized) out += pad + create;
+      else if (p.instances < 0) out += pad + "while (__VERIFIER_nondet_bool()) {\n" + pad + "  " + create + pad + "}\n";
+      else
+        for (int i = 0; i < p.instances; ++i) out += pad + create;
       break;
     }
     case Stmt::Kind::Join:
@@ -414,9 +419,14 @@ class Gen {
   Program program(std::uint64_t seed) {
     Program p;
     p.seed = seed;
+    if (opt_.parameterized) {
+      param(p);
+      return p;
+    }
     const int r = uni(0, 99);
     if (r < 15) chain3(p);
     else if (r < 27) deep(p);
+    else if (r >= 93) observe(p);
     else random(p);
     return p;
   }
@@ -1115,8 +1125,8 @@ class Gen {
     p.nondet = coin(0.15);
     // Function pointers and atomics: in a quarter / a third of the free-form programs.
     const bool fn_ptrs = coin(0.25), atomics = coin(0.3);
-    // A union and container_of: each in about a sixth of them.
-    const bool unions = coin(0.17), container = coin(0.17);
+    // A union and container_of: each in about a fifth of them.
+    const bool unions = coin(0.19), container = coin(0.19);
     // The issue-17 constructs: 1-3 of them (more make the BMC slow; 1-2 with function pointers,
     // atomics, a union or container_of), each equally likely.
     auto g = [&] { return uni(0, ng - 1); };
@@ -1395,6 +1405,111 @@ class Gen {
     start_ptrs(p);
     setup_locations(p, {0, 1});
     make_main(p);
+  }
+
+  // A write order observed only through a pointer: two workers write g0 without
+  // synchronisation, main joins them and branches on g0 read through a pointer holder (p, or
+  // one make_holder declares). Which branch runs depends on the order of the two writes, so a
+  // reduction that takes them for commuting loses one branch's control states: SIR with a
+  // points-to analysis that loses the holder's initial target sees a branch unrelated to g0
+  // (ir::PointsToOptions::test_drop_initial_targets; ctest "fuzz: a broken points-to analysis
+  // under SIR is caught"). The assert fails when the second writer's value is seen (UNSAFE),
+  // or checks a value l0 never has (SAFE). Noise on g1 in the workers.
+  void observe(Program& p) {
+    p.templ = "observe";
+    p.globals = {0, uni(0, 2)};
+    p.mutex = coin(0.3);
+    const int v0 = uni(1, 3), v1 = v0 + uni(1, 2);
+    std::string h;
+    if (coin(0.4)) {
+      p.pointer_target = 0;
+      h = "p";
+    } else {
+      h = make_holder(p, 0);
+    }
+    std::vector<Thread> w(2);
+    w[0].body.push_back(simple(fmt::format("g0 = {};", v0)));
+    w[1].body.push_back(simple(fmt::format("g0 = {};", v1)));
+    setup_locations(p, {0});
+    // Noise that cannot touch g0; mostly writes of g1 no conditional reads (a pair that SIR
+    // finds insensitive and MPOR does not).
+    for (Thread& t : w)
+      for (int i = uni(0, 1); i > 0; --i) {
+        Stmt s = coin(0.6) ? simple(coin(0.5) ? "g1 = g1 + 1;" : fmt::format("g1 = {};", uni(0, 3))) : assignment();
+        t.body.insert(t.body.begin() + (coin(0.5) ? 0 : static_cast<std::ptrdiff_t>(t.body.size())), s);
+      }
+    p.workers = std::move(w);
+    for (int i = 0; i < 2; ++i) {
+      Stmt s;
+      s.kind = Stmt::Kind::Create;
+      s.n = i;
+      p.main_body.push_back(s);
+    }
+    for (int i = 0; i < 2; ++i) {
+      Stmt s;
+      s.kind = Stmt::Kind::Join;
+      s.n = i;
+      p.main_body.push_back(s);
+    }
+    Stmt branch;
+    branch.kind = Stmt::Kind::If;
+    branch.text = fmt::format("*{} == {}", h, v1);
+    branch.body.push_back(simple("l0 = 1;"));
+    branch.els.push_back(simple("l0 = 2;"));
+    p.main_body.push_back(branch);
+    p.main_body.push_back(simple(assert_text(coin(0.5) ? "l0 != 1" : "l0 != 3")));
+  }
+
+  // Any number of instances of worker t0: main runs `while (__VERIFIER_nondet_bool())
+  // pthread_create(&h0, 0, t0, 0);`, maybe after creating a second worker t1 once. t0's body
+  // is free-form (one statement over g0/g1, the lock, atomic sections), or in a quarter of
+  // the programs a ticket: `l0 = __sync_fetch_and_add(&g0, 1);` and an assertion that fails
+  // once M instances have taken one (M = 1..9: a bug that needs M + 1 threads, beyond the
+  // instance counts the driver compares when M >= 5).
+  void param(Program& p) {
+    p.templ = "param";
+    gcc_on_ = no_sections_ = false;
+    unused_reads_ = false;
+    p.nondet = true;
+    const int ng = uni(1, 2);
+    for (int i = 0; i < ng; ++i) p.globals.push_back(uni(0, 2));
+    p.mutex = coin(0.5);
+    const bool ticket = coin(0.25);
+    no_sections_ = ticket;  // a GCC builtin: no __VERIFIER_atomic_begin() in the program
+    std::vector<Thread> w(coin(0.35) ? 2 : 1);
+    w[0].parameterized = true;
+    setup_locations(p, ticket ? std::set<int>{0} : std::set<int>{});
+    if (ticket) {
+      const int m = uni(1, 9);
+      p.ticket_workers = m + 1;
+      p.globals[0] = 0;
+      w[0].body.push_back(simple("l0 = __sync_fetch_and_add(&g0, 1);"));
+      w[0].body.push_back(simple(assert_text(fmt::format("l0 < {}", m))));
+    } else {
+      w[0].body = block(Ctx{}, 1);
+    }
+    if (w.size() > 1) w[1].body = block(Ctx{}, uni(1, 2));
+    p.workers = std::move(w);
+    Ctx c;
+    c.main = true;
+    if (p.workers.size() > 1) {
+      Stmt s;
+      s.kind = Stmt::Kind::Create;
+      s.n = 1;
+      p.main_body.push_back(s);
+    }
+    Stmt loop;
+    loop.kind = Stmt::Kind::Create;
+    loop.n = 0;
+    p.main_body.push_back(loop);
+    if (coin(0.3)) p.main_body.push_back(stmt(c));
+    if (p.workers.size() > 1 && coin(0.5)) {
+      Stmt s;
+      s.kind = Stmt::Kind::Join;
+      s.n = 1;
+      p.main_body.push_back(s);
+    }
+    if (!ticket && coin(0.5)) p.main_body.push_back(simple(assert_text(cond_expr())));
   }
 
   std::mt19937_64 rng_;

@@ -9,8 +9,11 @@
 // with lock/unlock pairs, `__VERIFIER_atomic_begin/end` sections, if/else and bounded loops
 // over shared values, nondet _Bool choices (a domain the explorer covers fully), and asserts
 // (`assert` from <assert.h> or `if (!c) reach_error();`) that fail in some interleavings only.
-// Besides the free-form template there are two targeted ones: "chain3" (the error needs a
-// 3-link hand-off between three worker threads) and "deep" (the error needs many steps).
+// Besides the free-form template there are three targeted ones: "chain3" (the error needs a
+// 3-link hand-off between three worker threads), "deep" (the error needs many steps) and
+// "observe" (the order of two unsynchronised writes is observed through a pointer). With
+// GeneratorOptions::parameterized every program is of template "param": main creates a worker
+// in `while (__VERIFIER_nondet_bool())`, so any number of its instances may run (issue 22).
 // Constructs that front ends get wrong (issue 17) are mixed in, each in >= 10% of the programs:
 // global / static pointer initialisers, pointers held in a struct, an array and a nested
 // aggregate, a pointer passed as the thread argument, helper calls whose result is discarded
@@ -62,6 +65,8 @@ struct Thread {
                                // `struct priv *cp = container_of((struct dev *)arg, struct priv, dev);`
   int start_ptr = 0;     // started through a pointer: 0 no (t<i>), 1 file-scope
                          // `void *(*st<i>)(void *) = t<i>;`, 2 the same as a local of main
+  bool parameterized = false;  // its Create is `while (__VERIFIER_nondet_bool()) pthread_create(...);`
+                               // (any number of instances; Program::instances fixes one)
 };
 
 // `int cb<i>(int v)`: 0 `return v + 1;`, 1 `return v - 1;`, 2 `g<k> = v; return v;`,
@@ -73,7 +78,7 @@ struct Callback {
 
 struct Program {
   std::uint64_t seed = 0;
-  std::string templ;                 // "random", "chain3", "deep"
+  std::string templ;                 // "random", "chain3", "deep", "observe"
   std::vector<int> globals;          // g0.. initial values
   std::vector<int> array;            // arr initial values (empty: no array)
   int pointer_target = -1;           // p = &g<k> initially (-1: no pointer)
@@ -115,6 +120,12 @@ struct Program {
   // struct priv { int count; struct dev dev; }; struct priv pv = { 0, { 1, 0 } };`
   bool container = false;
   std::vector<Thread> workers;       // t0.. (created by main's Create statements)
+  /// Parameterized workers (template "param"): -1 prints their Create as the nondet loop; k >= 0
+  /// as exactly k creates, the program's instance with k of them (siren-fuzz --parameterized).
+  int instances = -1;
+  /// Template "param" with a ticket worker: the number of its instances the assertion needs to
+  /// fail (M + 1; 0: no ticket).
+  int ticket_workers = 0;
   std::vector<Stmt> main_body;
 
   /// The C text; `line_uids[line - 1]` is the uid of the statement printed on that line.
@@ -132,6 +143,7 @@ const std::vector<std::string>& construct_names();
 struct GeneratorOptions {
   int max_workers = 3;     // worker threads (plus main: 2-4 threads)
   int max_stmts = 4;       // top-level statements per worker: 1 .. max_stmts - workers
+  bool parameterized = false;  // template "param" only (see above)
 };
 
 Program generate(std::uint64_t seed, const GeneratorOptions& options = {});

@@ -28,7 +28,7 @@ int main(int argc, char** argv) {
   std::string keep_dir;
   bool expect_disagreements = false, verbose = false, no_shrink = false;
   std::size_t stop_after = 0;
-  double require_mix = 0, require_constructs = 0, require_pointers = 0, require_unwinding = 0;
+  double require_mix = 0, require_constructs = 0, require_pointers = 0, require_unwinding = 0, require_tickets = 0;
   std::optional<std::uint64_t> print_seed;
   DriverOptions o;
   app.add_option("--programs,-n", programs, "Number of programs");
@@ -97,6 +97,21 @@ int main(int argc, char** argv) {
   app.add_flag("--test-broken-native", broken_native,
                "Run the native oracle's runtime deliberately broken (it never preempts a thread; test only): "
                "shows the comparison catches a broken oracle");
+  app.add_flag("--parameterized", o.generator.parameterized,
+               "Programs whose main creates a worker in `while (__VERIFIER_nondet_bool())` (template param): "
+               "check --threads N (N = 1..max-instances + 1) under the explicit engine and the BMC, and the thread "
+               "schedule, against the explorer on the instances with 0..max-instances workers");
+  app.add_option("--max-instances", o.max_instances, "--parameterized: worker instances explored")
+      ->capture_default_str();
+  app.add_option("--require-tickets", require_tickets,
+                 "--parameterized: fail unless the thread schedule finds at least PCT% of the ticket bugs that need "
+                 "more workers than --max-instances (UNSAFE; any other answer that covers them is a disagreement)");
+  app.add_option("--param-timeout", o.param_timeout,
+                 "--parameterized: seconds for the thread schedule per program")
+      ->capture_default_str();
+  app.add_flag("--test-unstated-thread-bound", o.test_unstated_thread_bound,
+               "--parameterized, test only: the models forget their thread bound, so bounded answers claim SAFE; "
+               "with --expect-disagreements, shows the instance comparison catches it");
   app.add_option("--print", print_seed, "Print the program of this seed and exit");
   app.add_flag("--verbose,-v", verbose, "One line per program");
   CLI11_PARSE(app, argc, argv);
@@ -151,6 +166,11 @@ int main(int argc, char** argv) {
   double t_native = 0;
   std::map<std::string, std::uint64_t> verdicts, templ_total, templ_unsafe, construct_count;
   std::uint64_t three_workers = 0, deep = 0, max_steps = 0;
+  // --parameterized: failing instances by their fewest workers; tickets beyond max_instances
+  // and how many of them the thread schedule found UNSAFE; answers of the schedule.
+  std::map<unsigned, std::uint64_t> param_fail;
+  std::uint64_t beyond = 0, beyond_found = 0;
+  std::map<std::string, std::uint64_t> schedule_answers;
   double t_front = 0, t_explore = 0, t_check = 0, worst = 0;
   std::uint64_t worst_seed = 0;
   for (;; ++n) {
@@ -180,6 +200,19 @@ int main(int argc, char** argv) {
     for (const ConfigResult& c : r.checks) native_programs += c.config.engine == "native";
     ++templ_total[p.templ];
     for (const std::string& c : p.constructs()) ++construct_count[c];
+    if (p.templ == "param" && r.outcome != Outcome::Skipped) {
+      if (r.oracle == siren::explicit_state::ExploreVerdict::Unsafe) ++param_fail[r.param_failing_instance];
+      if (r.param_schedule) {
+        const auto& a = *r.param_schedule;
+        ++schedule_answers[a.verdict == siren::check::Verdict::SafeUpToBound && a.thread_bound
+                               ? fmt::format("SAFE_UP_TO_BOUND ({} threads)", a.thread_bound)
+                               : std::string(siren::check::verdict_name(a.verdict))];
+        if (r.param_ticket_beyond) {
+          ++beyond;
+          beyond_found += a.verdict == siren::check::Verdict::Unsafe;
+        }
+      }
+    }
     for (const ConfigResult& c : r.checks)
       if (c.config.engine == "explicit" && c.result.engine == "explicit") {
         ++explicit_compared;
@@ -280,6 +313,15 @@ int main(int argc, char** argv) {
               "runs of programs proven SAFE or race-free (%.1fs)\n",
               static_cast<unsigned long long>(native_programs), static_cast<unsigned long long>(native_replayed),
               static_cast<unsigned long long>(native_runs), t_native);
+  if (o.generator.parameterized) {
+    std::string fails, answers;
+    for (const auto& [k, c] : param_fail) fails += fmt::format("{}{} with {}", fails.empty() ? "" : ", ", c, k);
+    for (const auto& [a, c] : schedule_answers) answers += fmt::format("{}{} {}", answers.empty() ? "" : ", ", a, c);
+    std::printf("parameterized: failing instances by fewest workers: %s; thread schedule: %s; tickets needing more "
+                "than %u workers: %llu, found UNSAFE by the thread schedule: %llu\n",
+                fails.empty() ? "none" : fails.c_str(), answers.c_str(), o.max_instances,
+                static_cast<unsigned long long>(beyond), static_cast<unsigned long long>(beyond_found));
+  }
   std::printf("programs %llu, disagreements %llu\n", static_cast<unsigned long long>(n),
               static_cast<unsigned long long>(disagreements));
   bool ok = expect_disagreements ? disagreements > 0 : disagreements == 0;
@@ -289,6 +331,11 @@ int main(int argc, char** argv) {
   }
   if (require_unwinding > 0 && up < require_unwinding) {
     std::printf("FAIL: programs whose transactions unwind a loop below %.0f%%\n", require_unwinding);
+    ok = false;
+  }
+  if (require_tickets > 0 && (beyond == 0 || 100.0 * static_cast<double>(beyond_found) < require_tickets * static_cast<double>(beyond))) {
+    std::printf("FAIL: the thread schedule found %llu of %llu ticket bugs beyond the instances (below %.0f%%)\n",
+                static_cast<unsigned long long>(beyond_found), static_cast<unsigned long long>(beyond), require_tickets);
     ok = false;
   }
   if (require_mix > 0 && (pu < require_mix || ps < require_mix)) {
