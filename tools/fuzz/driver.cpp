@@ -282,6 +282,22 @@ bool pointer_to_shared(const ir::ThreadModel& tm) {
 
 namespace {
 RunResult run_parameterized(const Program& p, const DriverOptions& o);
+
+/// siren check's options for a bmc or explicit configuration under the driver's options.
+check::CheckOptions check_options(const Config& c, const DriverOptions& o) {
+  check::CheckOptions co;
+  co.engine = c.engine;
+  co.bound = o.bound;
+  co.reduction = c.reduction;
+  co.solver = c.solver;
+  if (c.engine == "bmc") co.granularity = o.granularity;
+  co.tx_unwind = o.tx_unwind;
+  co.deepening = o.deepening;
+  if (o.check_timeout > 0)
+    co.deadline = clock_type::now() + std::chrono::duration_cast<clock_type::duration>(
+                                          std::chrono::duration<double>(o.check_timeout));
+  return co;
+}
 }  // namespace
 
 RunResult run_program(const Program& p, const DriverOptions& o) {
@@ -485,18 +501,7 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
       rr.checks.push_back(std::move(cr));  // nothing to compare with
       continue;
     }
-    check::CheckOptions co;
-    co.engine = c.engine;
-    co.bound = o.bound;
-    co.reduction = c.reduction;
-    co.solver = c.solver;
-    if (c.engine == "bmc") co.granularity = o.granularity;
-    co.tx_unwind = o.tx_unwind;
-    co.deepening = o.deepening;
-    if (o.check_timeout > 0)
-      co.deadline = clock_type::now() + std::chrono::duration_cast<clock_type::duration>(
-                                            std::chrono::duration<double>(o.check_timeout));
-    cr.result = check::check(tm, co);
+    cr.result = check::check(tm, check_options(c, o));
     const check::CheckResult& r = cr.result;
     const std::string got = check::verdict_name(r.verdict);
     auto fail = [&](std::string why) {
@@ -696,16 +701,7 @@ RunResult run_parameterized(const Program& p, const DriverOptions& o) {
     const ir::ThreadModel tm = model(n);
     for (const Config& c : o.configs) {
       if (c.engine != "bmc" && c.engine != "explicit") continue;
-      check::CheckOptions co;
-      co.engine = c.engine;
-      co.bound = o.bound;
-      co.reduction = c.reduction;
-      co.solver = c.solver;
-      if (c.engine == "bmc") co.granularity = o.granularity;
-      co.tx_unwind = o.tx_unwind;
-      co.deepening = o.deepening;
-      if (o.check_timeout > 0) co.deadline = deadline(o.check_timeout);
-      compare(c, check::check(tm, co), n, c.engine == "explicit");
+      compare(c, check::check(tm, check_options(c, o)), n, c.engine == "explicit");
     }
   }
   // siren check's thread schedule (no --threads): from 8 threads, up to 32.
