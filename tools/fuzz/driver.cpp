@@ -33,6 +33,11 @@ namespace {
 
 double since(clock_type::time_point t) { return std::chrono::duration<double>(clock_type::now() - t).count(); }
 
+/// The point `seconds` from now (a siren check deadline).
+clock_type::time_point deadline_in(double seconds) {
+  return clock_type::now() + std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(seconds));
+}
+
 void write_file(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << text;
@@ -294,8 +299,7 @@ check::CheckOptions check_options(const Config& c, const DriverOptions& o) {
   co.tx_unwind = o.tx_unwind;
   co.deepening = o.deepening;
   if (o.check_timeout > 0)
-    co.deadline = clock_type::now() + std::chrono::duration_cast<clock_type::duration>(
-                                          std::chrono::duration<double>(o.check_timeout));
+    co.deadline = deadline_in(o.check_timeout);
   return co;
 }
 }  // namespace
@@ -382,8 +386,7 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
     co.reduction = reduction;
     co.granularity = granularity;
     if (o.check_timeout > 0)
-      co.deadline = clock_type::now() + std::chrono::duration_cast<clock_type::duration>(
-                                            std::chrono::duration<double>(o.check_timeout));
+      co.deadline = deadline_in(o.check_timeout);
     return race::check_race(tm, co);
   };
 
@@ -417,8 +420,7 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
       ro.check.reduction = c.reduction;
       ro.check.granularity = o.granularity;
       if (o.check_timeout > 0)
-        ro.check.deadline = clock_type::now() + std::chrono::duration_cast<clock_type::duration>(
-                                                    std::chrono::duration<double>(o.check_timeout));
+        ro.check.deadline = deadline_in(o.check_timeout);
       std::size_t reached = 0, timeouts = 0;
       std::string why;
       race::solve_race_queries(tm, qs, ro, [&](std::size_t i, const race::RaceAnswer& a) {
@@ -651,9 +653,6 @@ RunResult run_parameterized(const Program& p, const DriverOptions& o) {
     if (o.test_unstated_thread_bound) tm.thread_bound = 0;  // TEST ONLY: the bound goes unstated
     return tm;
   };
-  auto deadline = [&](double seconds) {
-    return clock_type::now() + std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(seconds));
-  };
   // An answer for at most `threads` threads (0: the schedule's, with the bound it states)
   // against the instances.
   auto compare = [&](const Config& c, const check::CheckResult& r, unsigned threads, bool complete_engine) {
@@ -710,7 +709,7 @@ RunResult run_parameterized(const Program& p, const DriverOptions& o) {
     check::CheckOptions co;
     co.engine = "auto";
     co.bound = 0;
-    co.deadline = deadline(o.param_timeout);
+    co.deadline = deadline_in(o.param_timeout);
     const ir::ThreadModel tm = model(8);
     check::CheckResult r = check::check_growing_threads(tm, co, 8, 32, [&](unsigned n) {
       return std::optional<ir::ThreadModel>(model(n));
