@@ -8,6 +8,7 @@
 
 #include "encoder/bmc.hpp"
 #include "explicit/search.hpp"
+#include "modular/thread_modular.hpp"
 
 #include <chrono>
 #include <new>
@@ -67,17 +68,45 @@ bool check_explicit(const ir::ThreadModel& tm, const CheckOptions& options, Chec
 }
 
 const std::vector<std::string>& engine_names() {
-  static const std::vector<std::string> names{"auto", "bmc", "explicit"};
+  static const std::vector<std::string> names{"auto", "bmc", "explicit", "modular"};
   return names;
+}
+
+bool check_modular(const ir::ThreadModel& tm, const CheckOptions& options, CheckResult& res) {
+  modular::ModularOptions mo;
+  mo.deadline = options.deadline;
+  mo.test_no_interference = options.test_modular_no_interference;
+  const modular::ModularResult m = modular::prove_any_number_of_threads(tm, mo);
+  res.stats.states = m.pairs;
+  res.stats.explicit_seconds = m.seconds;
+  res.stats.reduction_text.push_back({"modular", m.proven ? "proven" : m.reason});
+  if (!m.proven) {
+    res.verdict = Verdict::Unknown;
+    res.reason = "no proof for any number of threads: " + m.reason;
+    return false;
+  }
+  res.verdict = Verdict::Safe;
+  res.bound = 0;
+  res.engine = "modular";
+  res.any_number_of_threads = true;
+  res.method = modular::kMethod;
+  return true;
 }
 
 CheckResult check(const ir::ThreadModel& tm, const CheckOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   CheckResult res;
   try {
-    const bool done = options.engine != "bmc" && !options.count_schedules && check_explicit(tm, options, res);
-    if (!done) encoder::run_bmc(tm, options, res);
-    apply_thread_bound(res, tm.thread_bound);
+    if (options.engine == "modular") {
+      check_modular(tm, options, res);
+    } else {
+      const bool done = options.engine != "bmc" && !options.count_schedules && check_explicit(tm, options, res);
+      if (!done) encoder::run_bmc(tm, options, res);
+      apply_thread_bound(res, tm.thread_bound);
+    }
+    if (res.verdict == Verdict::Safe && res.method.empty())
+      res.method = res.engine == "explicit" ? "explicit-state search (every reachable state visited)"
+                                            : "bmc completeness check (every execution ends within the bound)";
   } catch (const std::bad_alloc&) {
     res.verdict = Verdict::Unknown;
     res.trace.clear();
@@ -89,9 +118,11 @@ CheckResult check(const ir::ThreadModel& tm, const CheckOptions& options) {
   return res;
 }
 
-CheckResult check_growing_threads(const ir::ThreadModel& tm, const CheckOptions& options, unsigned threads,
-                                  unsigned max_threads,
-                                  const std::function<std::optional<ir::ThreadModel>(unsigned threads)>& with_threads) {
+namespace {
+
+CheckResult grow_threads(const ir::ThreadModel& tm, const CheckOptions& options, unsigned threads,
+                         unsigned max_threads,
+                         const std::function<std::optional<ir::ThreadModel>(unsigned threads)>& with_threads) {
   using clock = std::chrono::steady_clock;
   auto time_left = [&] { return !(options.deadline && clock::now() >= *options.deadline); };
   if (tm.thread_bound > 0 && max_threads > threads && options.deadline && !options.count_schedules) {
@@ -159,6 +190,28 @@ CheckResult check_growing_threads(const ir::ThreadModel& tm, const CheckOptions&
     result = check(*again, options);
   }
   return result;
+}
+
+}  // namespace
+
+CheckResult check_growing_threads(const ir::ThreadModel& tm, const CheckOptions& options, unsigned threads,
+                                  unsigned max_threads,
+                                  const std::function<std::optional<ir::ThreadModel>(unsigned threads)>& with_threads) {
+  using clock = std::chrono::steady_clock;
+  if (options.engine == "modular" || tm.thread_bound == 0 || options.engine != "auto" || options.count_schedules)
+    return options.engine == "modular" ? check(tm, options) : grow_threads(tm, options, threads, max_threads, with_threads);
+  // Some execution may need more threads than any model has: a proof for any number first,
+  // then the bounded answers of the thread schedule, which say why there is no proof.
+  CheckOptions o = options;
+  o.engine = "modular";
+  if (options.deadline)
+    o.deadline = clock::now() + std::chrono::duration_cast<clock::duration>((*options.deadline - clock::now()) *
+                                                                            options.modular_share);
+  CheckResult proof = check(tm, o);
+  if (proof.verdict == Verdict::Safe) return proof;
+  CheckResult r = grow_threads(tm, options, threads, max_threads, with_threads);
+  r.stats.reduction_text.push_back({"modular", proof.reason});
+  return r;
 }
 
 }  // namespace siren::check

@@ -36,7 +36,11 @@ inline const char* verdict_name(Verdict v) {
 ///  bmc       interleaved BMC only (DESIGN.md §B2);
 ///  explicit  the explicit-state search of explicit/search.hpp only (SAFE when every reachable state was
 ///            visited, UNSAFE with a replayed trace, else UNKNOWN);
-///  auto      explicit-state search first, for at most `explicit_share` of the time limit (or
+///  modular   the proof for any number of threads of modular/thread_modular.hpp only (SAFE "for
+///            any number of threads", else UNKNOWN with the reason it does not apply);
+///  auto      for a program that can create any number of threads, that proof first (for
+///            `modular_share` of the time); then the explicit-state search, for at most
+///            `explicit_share` of the time limit (or
 ///            `explicit_share_restricted` once a nondet value comes from a restricted domain or
 ///            a MemSafety / Limit error was found, so that the search can only find errors, not
 ///            prove SAFE; a reachable MemSafety / Limit error without a property violation ends
@@ -51,6 +55,13 @@ struct CheckOptions {
   std::string engine = "auto";
   double explicit_share = 0.8;
   double explicit_share_restricted = 0.2;  // (both shares from benchmarks/AUTO.md)
+  /// auto (and modular): a program that can create any number of threads (a create site can run
+  /// out of instances) first gets a proof for any number of threads tried
+  /// (modular/thread_modular.hpp), for at most this share of the time limit.
+  double modular_share = 0.25;
+  /// TEST ONLY: that proof ignores the other threads' steps (modular::ModularOptions::
+  /// test_no_interference, deliberately unsound; siren-fuzz --test-modular-no-interference).
+  bool test_modular_no_interference = false;
   std::size_t explicit_memory_mb = 4096;
   unsigned bound = 200;             // K: executions of at most K steps are explored
   std::string reduction = "sir";    // reduction/scheduler_constraints.hpp names
@@ -108,9 +119,14 @@ struct CheckResult {
   std::string reason;               // UNKNOWN (and internal errors): why
   bool internal_error = false;      // a bug in siren (e.g. a trace that did not replay)
   std::vector<ir::TraceRow> trace;      // UNSAFE only
-  /// Which engine gave the verdict: "bmc" or "explicit" (SAFE from it: every reachable state
-  /// was visited; `bound` is then 0).
+  /// Which engine gave the verdict: "bmc", "explicit" (SAFE from it: every reachable state
+  /// was visited; `bound` is then 0) or "modular" (SAFE for any number of threads).
   std::string engine = "bmc";
+  /// SAFE: proven for executions with any number of threads, by `method`.
+  bool any_number_of_threads = false;
+  /// SAFE: how it was proven (the explicit-state search, the BMC's completeness check or
+  /// modular::kMethod); empty otherwise.
+  std::string method;
   CheckStats stats;
   /// CheckOptions::count_schedules: the number of complete schedules (unset: not counted,
   /// `reason` says why).

@@ -22,6 +22,7 @@ void add_cfg_command(CLI::App& app, int& exit_code) {
     bool dot = false;
     bool ilp32 = false;
     bool points_to = false;
+    unsigned thread_model = 0;
     std::vector<std::string> clang_args;
   };
   auto opts = std::make_shared<Opts>();
@@ -38,6 +39,11 @@ void add_cfg_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--points-to", opts->points_to,
                 "Print the points-to sets of the thread model's pointer locals and cells instead of the "
                 "listing (ir/points_to.hpp; `anywhere` where the analysis cannot follow a pointer)");
+  cmd->add_option("--thread-model", opts->thread_model,
+                  "Print the thread model with N thread instances (main included) instead of the listing: "
+                  "every thread's code after inlining, create-site slots and lowering (ir/thread_model.hpp)")
+      ->type_name("N")
+      ->check(CLI::Range(1u, 64u));
   add_data_model_options(cmd, opts->ilp32);
   cmd->add_option("clang_args", opts->clang_args,
                   "Extra arguments for clang after `--` (e.g. -DN=3 -Iinclude)");
@@ -56,14 +62,16 @@ void add_cfg_command(CLI::App& app, int& exit_code) {
       return;
     }
     std::string out;
-    if (opts->points_to) {
+    if (opts->points_to || opts->thread_model) {
       if (const auto errors = ir::validate(*r.program); !errors.empty()) {
         std::fprintf(stderr, "%s: internal error: invalid IR: %s\n", opts->file.c_str(), errors.front().c_str());
         exit_code = kExitInternal;
         return;
       }
-      const ir::ThreadModel tm = ir::build_thread_model(*r.program, {});
-      out = ir::PointsTo::analyse(tm).print();
+      ir::ThreadModelOptions tmo;
+      if (opts->thread_model) tmo.max_threads = opts->thread_model;
+      const ir::ThreadModel tm = ir::build_thread_model(*r.program, tmo);
+      out = opts->points_to ? ir::PointsTo::analyse(tm).print() : ir::print_thread_model(tm);
     } else {
       out = opts->dot ? ir::print_dot(*r.program) : ir::print_program(*r.program);
     }

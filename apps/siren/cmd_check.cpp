@@ -61,6 +61,9 @@ std::string verdict_line(const check::CheckResult& r) {
   switch (r.verdict) {
     case check::Verdict::Unsafe: return "VERIFICATION RESULT: UNSAFE";
     case check::Verdict::Safe:
+      if (r.any_number_of_threads)
+        return fmt::format("VERIFICATION RESULT: SAFE for any number of threads ({}: {} thread-modular states)",
+                           r.method, r.stats.states);
       if (r.engine == "explicit")
         return fmt::format("VERIFICATION RESULT: SAFE (explicit-state search: all {} reachable states visited)",
                            r.stats.states);
@@ -106,7 +109,11 @@ void print_json(const check::CheckResult& r, const std::vector<std::string>& war
   // SAFE_UP_TO_BOUND: what limited the executions explored (null: nothing of that kind)
   j["bounds"] = {{"steps", r.verdict == check::Verdict::SafeUpToBound && r.steps_bounded ? nlohmann::ordered_json(r.bound)
                                                                                           : nlohmann::ordered_json()},
-                 {"threads", r.thread_bound ? nlohmann::ordered_json(r.thread_bound) : nlohmann::ordered_json()}};
+                 {"threads", r.any_number_of_threads ? nlohmann::ordered_json("unbounded")
+                             : r.thread_bound      ? nlohmann::ordered_json(r.thread_bound)
+                                                   : nlohmann::ordered_json()}};
+  // SAFE: how it was proven (null otherwise)
+  j["method"] = r.method.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(r.method);
   j["warnings"] = warnings;  // the model's assumptions (front end), also printed on stderr
   j["engine"] = r.engine;
   j["trace"] = trace_json(r.trace);
@@ -342,11 +349,14 @@ void add_check_command(CLI::App& app, int& exit_code) {
           "none|mpor|sir", "REDUCTION"))
       ->capture_default_str();
   cmd->add_option("--engine", args->options.engine,
-                  "auto: explicit-state search for up to 80% of --timeout (20% once it draws nondet values "
+                  "auto: when the program can create any number of threads, a proof for any number first "
+                  "(thread-modular reachability, up to 25% of --timeout); then explicit-state search for up to "
+                  "80% of the time (20% once it draws nondet values "
                   "from a restricted domain or reaches a modelling limit, which then ends the check with UNKNOWN; "
                   "SAFE when every reachable state is visited, UNSAFE with a trace), then interleaved BMC with the "
                   "rest; bmc: BMC only; "
-                  "explicit: explicit-state search only")
+                  "explicit: explicit-state search only; modular: the proof for any number of threads only "
+                  "(SAFE or UNKNOWN with the reason; docs/unbounded-threads.md)")
       ->check(CLI::IsMember(check::engine_names()))
       ->capture_default_str();
   add_granularity_option(cmd, args->options.granularity);

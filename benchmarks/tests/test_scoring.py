@@ -51,7 +51,7 @@ class Scoring(unittest.TestCase):
         # x: +2 (SAFE) +2 (SAFE_UP_TO_BOUND) +1 -32 -16, and 0 for the other six outcomes
         self.assertEqual(x.score, -43)
         self.assertEqual((x.tasks, x.correct_true, x.proofs, x.correct_false), (11, 2, 1, 1))
-        self.assertEqual(x.thread_bounded, 1)  # f1/correct-true-bounded held up to 8 threads
+        self.assertEqual((x.thread_bounded, x.any_threads), (1, 0))  # f1/correct-true-bounded: up to 8 threads
         self.assertEqual((x.wrong_true, x.wrong_false), (1, 1))
         self.assertEqual((x.unknown, x.timeout, x.memout, x.crash, x.error, x.unparseable),
                          (1, 1, 1, 1, 1, 1))
@@ -59,6 +59,8 @@ class Scoring(unittest.TestCase):
         self.assertAlmostEqual(x.cpu_correct, 3.5)
         self.assertEqual(y.score, 2 + 2 + 1 + 1 + 2)
         self.assertEqual((y.correct_true, y.proofs, y.correct_false, y.wrong), (3, 3, 2, 0))
+        # y's f1/correct-true-bounded is proven for any number of threads: a proof, not a bound
+        self.assertEqual((y.any_threads, y.thread_bounded), (1, 0))
 
     def test_per_folder(self):
         per = scoring.totals_by(self.rows, lambda r: (r["folder"], r["config"]))
@@ -87,7 +89,7 @@ class Scoring(unittest.TestCase):
                 "configs": [["x", ""], ["y", "--reduction sir"]],
                 "skipped": [["a", "no-data-race"]], "problems": []}
         text = report.render(self.rows, meta)
-        self.assertIn("| x | 11 | 2 (1 / 1) | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | **-43** |", text)
+        self.assertIn("| x | 11 | 2 (1 / 0 / 1) | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | **-43** |", text)
         self.assertIn("| f2 | y | 1 |", text)
         self.assertIn("| f1/wrong-true | unreach-call | false | SAFE_UP_TO_BOUND **WRONG**",
                       text)
@@ -277,7 +279,7 @@ class RunnerEndToEnd(unittest.TestCase):
         summary = read(os.path.join(self.out, "summary.md"))
         self.assertIn("| no-data-race | 2 |", summary)
         self.assertIn("bad/broken.yml", summary)          # an unreadable task file is listed
-        self.assertIn("| plain | 13 | 2 (1 / 1) | 1 | 1 | 1 | 1 | 2 | 0 | 3 | 1 | 1 | **-43** |",
+        self.assertIn("| plain | 13 | 2 (1 / 0 / 1) | 1 | 1 | 1 | 1 | 2 | 0 | 3 | 1 | 1 | **-43** |",
                       summary)
         for name in ("cactus.png", "scatter_plain_vs_bounded.png"):
             with open(os.path.join(self.out, name), "rb") as f:

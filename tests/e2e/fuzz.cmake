@@ -50,10 +50,12 @@ if(TARGET siren-fuzz)
   # their thread bound, and never claim SAFE when an instance fails; siren check's thread
   # schedule (8 s) must not either, its counterexamples must happen natively, and it must find
   # at least half of the ticket bugs that need 5 to 10 workers (never answering with a bound
-  # that covers one).
+  # that covers one). Its proofs for any number of threads (docs/unbounded-threads.md) must
+  # cover at least half of the programs whose instances all pass, and no proof may meet a
+  # failing instance or a ticket.
   add_test(NAME "fuzz: parameterized programs, seeds 1-30"
            COMMAND $<TARGET_FILE:siren-fuzz> --parameterized --programs 30 --seed 1 --solvers cadical
-                   --require-mix 25 --require-tickets 50)
+                   --require-mix 25 --require-tickets 50 --require-proofs 50)
   set_tests_properties("fuzz: parameterized programs, seeds 1-30" PROPERTIES
     TIMEOUT 600 PASS_REGULAR_EXPRESSION "programs 30, disagreements 0")
   # ... and a model that forgets to state its thread bound (a bounded answer claims SAFE) is caught.
@@ -61,6 +63,11 @@ if(TARGET siren-fuzz)
            COMMAND $<TARGET_FILE:siren-fuzz> --parameterized --programs 30 --seed 1 --solvers cadical --no-native
                    --test-unstated-thread-bound --expect-disagreements --stop-after 1)
   set_tests_properties("fuzz: a thread bound left unstated is caught" PROPERTIES TIMEOUT 300)
+  # ... and so is a proof for any number of threads that ignores the other threads' steps.
+  add_test(NAME "fuzz: a thread-modular proof without interference is caught"
+           COMMAND $<TARGET_FILE:siren-fuzz> --parameterized --programs 30 --seed 1 --solvers cadical --no-native
+                   --test-modular-no-interference --expect-disagreements --stop-after 1)
+  set_tests_properties("fuzz: a thread-modular proof without interference is caught" PROPERTIES TIMEOUT 300)
   # ... and a deliberately wrong transaction boundary (a visible read merged into the local
   # step before it) must be caught.
   add_test(NAME "fuzz: a wrong transaction boundary is caught"

@@ -710,6 +710,7 @@ RunResult run_parameterized(const Program& p, const DriverOptions& o) {
     co.engine = "auto";
     co.bound = 0;
     co.deadline = deadline_in(o.param_timeout);
+    co.test_modular_no_interference = o.test_modular_no_interference;
     const ir::ThreadModel tm = model(8);
     check::CheckResult r = check::check_growing_threads(tm, co, 8, 32, [&](unsigned n) {
       return std::optional<ir::ThreadModel>(model(n));

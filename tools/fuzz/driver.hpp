@@ -78,6 +78,10 @@ struct DriverOptions {
   /// (ir::ThreadModel::thread_bound = 0), so an answer bounded in threads is stated as SAFE: a
   /// deliberately broken model the instance comparison must catch.
   bool test_unstated_thread_bound = false;
+  /// TEST ONLY: the thread schedule's proof for any number of threads ignores interference
+  /// (check::CheckOptions::test_modular_no_interference), so it proves programs whose workers
+  /// fail together: a deliberately unsound proof the instance comparison must catch.
+  bool test_modular_no_interference = false;
 };
 
 /// generate() plus the verdict steering (driver.cpp): for a share of the free-form seeds,

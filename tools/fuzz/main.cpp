@@ -28,7 +28,9 @@ int main(int argc, char** argv) {
   std::string keep_dir;
   bool expect_disagreements = false, verbose = false, no_shrink = false;
   std::size_t stop_after = 0;
-  double require_mix = 0, require_constructs = 0, require_pointers = 0, require_unwinding = 0, require_tickets = 0;
+  double require_mix = 0, require_constructs = 0, require_pointers = 0, require_unwinding = 0, require_tickets = 0,
+         require_proofs = 0;
+  std::uint64_t param_safe = 0, param_proven = 0;  // programs whose instances all pass; of them proven
   std::optional<std::uint64_t> print_seed;
   DriverOptions o;
   app.add_option("--programs,-n", programs, "Number of programs");
@@ -106,12 +108,19 @@ int main(int argc, char** argv) {
   app.add_option("--require-tickets", require_tickets,
                  "--parameterized: fail unless the thread schedule finds at least PCT% of the ticket bugs that need "
                  "more workers than --max-instances (UNSAFE; any other answer that covers them is a disagreement)");
+  app.add_option("--require-proofs", require_proofs,
+                 "--parameterized: fail unless the thread schedule proves at least PCT% of the programs whose instances "
+                 "all pass SAFE for any number of threads");
   app.add_option("--param-timeout", o.param_timeout,
                  "--parameterized: seconds for the thread schedule per program")
       ->capture_default_str();
   app.add_flag("--test-unstated-thread-bound", o.test_unstated_thread_bound,
                "--parameterized, test only: the models forget their thread bound, so bounded answers claim SAFE; "
                "with --expect-disagreements, shows the instance comparison catches it");
+  app.add_flag("--test-modular-no-interference", o.test_modular_no_interference,
+               "--parameterized, test only: the proof for any number of threads ignores the other threads' steps "
+               "(modular::ModularOptions::test_no_interference); with --expect-disagreements, shows the instance "
+               "comparison catches it");
   app.add_option("--print", print_seed, "Print the program of this seed and exit");
   app.add_flag("--verbose,-v", verbose, "One line per program");
   CLI11_PARSE(app, argc, argv);
@@ -206,7 +215,12 @@ int main(int argc, char** argv) {
         const auto& a = *r.param_schedule;
         ++schedule_answers[a.verdict == siren::check::Verdict::SafeUpToBound && a.thread_bound
                                ? fmt::format("SAFE_UP_TO_BOUND ({} threads)", a.thread_bound)
-                               : std::string(siren::check::verdict_name(a.verdict))];
+                           : a.any_number_of_threads ? std::string("SAFE (any number of threads)")
+                                                     : std::string(siren::check::verdict_name(a.verdict))];
+        if (r.oracle == siren::explicit_state::ExploreVerdict::Safe && !r.param_ticket_beyond) {
+          ++param_safe;
+          param_proven += a.any_number_of_threads;
+        }
         if (r.param_ticket_beyond) {
           ++beyond;
           beyond_found += a.verdict == siren::check::Verdict::Unsafe;
@@ -336,6 +350,15 @@ int main(int argc, char** argv) {
   if (require_tickets > 0 && (beyond == 0 || 100.0 * static_cast<double>(beyond_found) < require_tickets * static_cast<double>(beyond))) {
     std::printf("FAIL: the thread schedule found %llu of %llu ticket bugs beyond the instances (below %.0f%%)\n",
                 static_cast<unsigned long long>(beyond_found), static_cast<unsigned long long>(beyond), require_tickets);
+    ok = false;
+  }
+  if (o.generator.parameterized)
+    std::printf("parameterized proofs: %llu of the %llu programs whose instances all pass are proven for any number of "
+                "threads\n",
+                static_cast<unsigned long long>(param_proven), static_cast<unsigned long long>(param_safe));
+  if (require_proofs > 0 &&
+      (param_safe == 0 || 100.0 * static_cast<double>(param_proven) < require_proofs * static_cast<double>(param_safe))) {
+    std::printf("FAIL: proofs for any number of threads below %.0f%%\n", require_proofs);
     ok = false;
   }
   if (require_mix > 0 && (pu < require_mix || ps < require_mix)) {

@@ -8,7 +8,7 @@ import subprocess
 from .outcome import OUTCOMES
 from .scoring import totals_by, to_float
 
-SUMMARY_HEADER = ("tasks", "correct true (proofs / thread-bounded)", "correct false", "wrong true", "wrong false",
+SUMMARY_HEADER = ("tasks", "correct true (proofs / of them for any number of threads / thread-bounded)", "correct false", "wrong true", "wrong false",
                   "unknown", "timeout", "memout", "crash", "error", "unparseable", "score",
                   "CPU s", "CPU s correct")
 
@@ -71,7 +71,7 @@ def _table(header, rows, numeric_from=None):
 
 
 def _totals_cells(t):
-    return [t.tasks, f"{t.correct_true} ({t.proofs} / {t.thread_bounded})", t.correct_false, t.wrong_true,
+    return [t.tasks, f"{t.correct_true} ({t.proofs} / {t.any_threads} / {t.thread_bounded})", t.correct_false, t.wrong_true,
             t.wrong_false, t.unknown, t.timeout, t.memout, t.crash, t.error, t.unparseable,
             f"**{t.score}**", f"{t.cpu_seconds:.1f}", f"{t.cpu_correct:.1f}"]
 
@@ -124,10 +124,13 @@ def render(rows, meta, plot_dir=None, plot_names=()):
     out.append("## Summary per configuration")
     out.append("")
     out.append("Score: +2 correct true, +1 correct false, −32 wrong true, −16 wrong false, "
-               "0 otherwise. \"correct true (proofs / thread-bounded)\": SAFE and SAFE_UP_TO_BOUND both "
-               "count as a correct true answer; in parentheses, how many were full proofs (SAFE) and "
-               "how many held up to a thread bound (the program can create more threads; "
-               "`bounds.threads` in siren's JSON). "
+               "0 otherwise. \"correct true (proofs / of them for any number of threads / "
+               "thread-bounded)\": SAFE and SAFE_UP_TO_BOUND both "
+               "count as a correct true answer; in parentheses, how many were full proofs (SAFE), how "
+               "many of those proofs hold for any number of threads (a program that can create threads "
+               "without a bound; `bounds.threads` \"unbounded\" in siren's JSON, docs/unbounded-threads.md) "
+               "and how many answers held up to a thread bound only (the program can create more threads; "
+               "`bounds.threads` N). "
                "\"wrong true\" = answered true when the expected verdict is false.")
     out.append("")
     per_config = totals_by(rows, lambda r: r["config"])

@@ -39,7 +39,8 @@ class Totals:
     correct_true: int = 0
     correct_false: int = 0
     proofs: int = 0          # correct true answers that were SAFE (not only up to the bound)
-    thread_bounded: int = 0  # correct true answers up to a thread bound (siren's bounds.threads)
+    any_threads: int = 0     # proofs for any number of threads (siren's bounds.threads "unbounded")
+    thread_bounded: int = 0  # correct true answers up to a thread bound (siren's bounds.threads: N)
     wrong_true: int = 0
     wrong_false: int = 0
     unknown: int = 0
@@ -70,7 +71,9 @@ class Totals:
             if expected == "true":
                 self.correct_true += 1
                 self.proofs += row.get("proof") == "yes"
-                self.thread_bounded += str(row.get("thread_bound") or "") not in ("", "0")
+                threads = str(row.get("thread_bound") or "")
+                self.any_threads += threads == "unbounded"
+                self.thread_bounded += threads not in ("", "0", "unbounded")
             else:
                 self.correct_false += 1
         elif outcome == "wrong":
