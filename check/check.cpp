@@ -7,6 +7,7 @@
 #include "check/check.hpp"
 
 #include "encoder/bmc.hpp"
+#include "explicit/explorer.hpp"
 #include "explicit/search.hpp"
 #include "modular/thread_modular.hpp"
 
@@ -72,6 +73,49 @@ const std::vector<std::string>& engine_names() {
   return names;
 }
 
+unsigned context_switches(const std::vector<ir::TraceRow>& trace) {
+  unsigned n = 0;
+  for (std::size_t i = 1; i < trace.size(); ++i) n += trace[i].thread != trace[i - 1].thread;
+  return n;
+}
+
+void shorten_counterexample(const ir::ThreadModel& tm, const CheckOptions& options, CheckResult& res) {
+  using clock = std::chrono::steady_clock;
+  if (res.verdict != Verdict::Unsafe || res.trace.size() < 2 || res.schedule.size() != res.trace.size()) return;
+  res.stats.found_steps = static_cast<unsigned>(res.trace.size());
+  res.stats.found_statements = static_cast<unsigned>(ir::statement_rows(res.trace).size());
+  res.stats.found_switches = context_switches(res.trace);
+  const auto now = clock::now();
+  auto budget = std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(options.shorten_seconds));
+  if (options.deadline) budget = std::min(budget, (*options.deadline - now) / 5);
+  if (budget <= clock::duration::zero()) return;
+  // Half of it: a breadth-first search for a violation in fewer steps (a shortest one, when it
+  // finishes), with the trace's nondet values in its domains.
+  std::vector<ir::Value> initial = res.initial;
+  std::vector<ir::Step> schedule = res.schedule;
+  explicit_state::ExploreOptions eo;
+  eo.bound = res.trace.size() - 1;
+  eo.count_schedules = false;
+  eo.stop_at_violation = true;
+  eo.max_states = 500'000;
+  for (const ir::TraceRow& row : res.trace)
+    if (row.nondet) eo.nondet_extra.push_back(*row.nondet);
+  eo.deadline = now + budget / 2;
+  const explicit_state::ExploreResult er = explicit_state::explore(tm, eo);
+  if (er.verdict == explicit_state::ExploreVerdict::Unsafe && er.error_trace.size() < schedule.size()) {
+    initial = er.error_initial_nondet;
+    schedule = er.error_trace;
+  }
+  // The rest: removing steps and context switches while the schedule still fails.
+  schedule = ir::minimize_schedule(tm, initial, std::move(schedule), now + budget);
+  if (schedule.size() > res.trace.size() ||
+      (schedule.size() == res.trace.size() && schedule == res.schedule && initial == res.initial))
+    return;
+  ir::ReplayedTrace t = ir::replay_counterexample(tm, initial, schedule);
+  if (!t.failure.empty()) return;  // (cannot happen: every candidate replayed; keep the engine's)
+  set_counterexample(res, std::move(t));
+}
+
 bool check_modular(const ir::ThreadModel& tm, const CheckOptions& options, CheckResult& res) {
   modular::ModularOptions mo;
   mo.deadline = options.deadline;
@@ -103,6 +147,7 @@ CheckResult check(const ir::ThreadModel& tm, const CheckOptions& options) {
       const bool done = options.engine != "bmc" && !options.count_schedules && check_explicit(tm, options, res);
       if (!done) encoder::run_bmc(tm, options, res);
       apply_thread_bound(res, tm.thread_bound);
+      if (options.shorten) shorten_counterexample(tm, options, res);
     }
     if (res.verdict == Verdict::Safe && res.method.empty())
       res.method = res.engine == "explicit" ? "explicit-state search (every reachable state visited)"

@@ -25,7 +25,18 @@ bool thread_limit_reached(const CheckResult& r);
 /// an answer BMC cannot improve on); false when BMC should run next (auto).
 bool check_explicit(const ir::ThreadModel& tm, const CheckOptions& options, CheckResult& res);
 
-/// Runs the checker. Catches std::bad_alloc (UNKNOWN "memory limit").
+/// Context switches of a trace: neighbouring steps of different threads.
+unsigned context_switches(const std::vector<ir::TraceRow>& trace);
+
+/// An UNSAFE answer's counterexample made shorter where possible (issue 23): a breadth-first
+/// search of the explorer (explicit/explorer.hpp) for a property violation in fewer steps than
+/// the trace, with the trace's nondet values in its domains, within the options' shortening
+/// budget. A violation it finds is replayed (ir::replay_counterexample) and replaces the trace;
+/// the stats keep the found trace's size.
+void shorten_counterexample(const ir::ThreadModel& tm, const CheckOptions& options, CheckResult& res);
+
+/// Runs the checker (an UNSAFE counterexample shortened, CheckOptions::shorten). Catches
+/// std::bad_alloc (UNKNOWN "memory limit").
 CheckResult check(const ir::ThreadModel& tm, const CheckOptions& options);
 
 /// check(tm, options), with `siren check`'s thread schedule when max_threads > threads:

@@ -92,6 +92,11 @@ struct CheckOptions {
   /// (no thread can move), ends in an error step, or has K steps. For programs without nondet.
   bool count_schedules = false;
   std::uint64_t max_schedules = 10'000'000;  // give up counting beyond this
+  /// UNSAFE: look for a shorter counterexample (check::shorten_counterexample): a breadth-first
+  /// search for a violation in fewer steps, for at most `shorten_seconds` (and a fifth of the
+  /// time left).
+  bool shorten = true;
+  double shorten_seconds = 3;
 };
 
 struct CheckStats {
@@ -109,6 +114,9 @@ struct CheckStats {
   std::vector<std::pair<std::string, std::uint64_t>> reduction;
   /// ... and its textual facts (e.g. sir_gave_up_reason, sir_relevant_vars).
   std::vector<std::pair<std::string, std::string>> reduction_text;
+  /// UNSAFE: the counterexample as the engine found it, before shortening: its steps,
+  /// statements (ir::statement_rows) and context switches (0 when not shortened).
+  unsigned found_steps = 0, found_statements = 0, found_switches = 0;
 };
 
 struct CheckResult {
@@ -119,6 +127,10 @@ struct CheckResult {
   std::string reason;               // UNKNOWN (and internal errors): why
   bool internal_error = false;      // a bug in siren (e.g. a trace that did not replay)
   std::vector<ir::TraceRow> trace;      // UNSAFE only
+  /// UNSAFE: what `trace` replays (the initial nondet cell values and the schedule), for
+  /// shortening it (check::shorten_counterexample).
+  std::vector<ir::Value> initial;
+  std::vector<ir::Step> schedule;
   /// Which engine gave the verdict: "bmc", "explicit" (SAFE from it: every reachable state
   /// was visited; `bound` is then 0) or "modular" (SAFE for any number of threads).
   std::string engine = "bmc";
@@ -171,6 +183,8 @@ inline double peak_rss_mb() {
 /// UNSAFE with the rows of `t`, or an internal error when the counterexample did not replay.
 inline void set_counterexample(CheckResult& res, ir::ReplayedTrace&& t) {
   res.trace = std::move(t.rows);
+  res.initial = std::move(t.initial);
+  res.schedule = std::move(t.schedule);
   if (!t.failure.empty()) {
     res.verdict = Verdict::Unknown;
     res.internal_error = true;

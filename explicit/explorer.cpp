@@ -81,7 +81,13 @@ ControlState control_of(const State& s) {
 }
 
 std::vector<Value> domain_of(Type t, const ExploreOptions& o, bool& restricted) {
-  return nondet_domain(t, o.nondet_min, o.nondet_max, restricted);
+  std::vector<Value> out = nondet_domain(t, o.nondet_min, o.nondet_max, restricted);
+  if (t.is_int())
+    for (const std::int64_t x : o.nondet_extra) {
+      const Value v{normalize(t, static_cast<std::uint64_t>(x)), 0};
+      if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+    }
+  return out;
 }
 
 }  // namespace
@@ -366,6 +372,11 @@ class Explorer {
 
   void bfs() {
     for (std::size_t i = 0; i < states_.size(); ++i) {
+      if (o_.stop_at_violation && r_.error_kind == AssertKind::Property) break;
+      if (o_.deadline && (i & 1023) == 0 && std::chrono::steady_clock::now() >= *o_.deadline) {
+        timed_out_ = true;
+        break;
+      }
       const std::size_t depth = nodes_[i].depth;
       for (ThreadId t = 0; t < tm_.threads.size(); ++t) {
         if (lazy_ && reads_untouched(i, t)) {
@@ -403,6 +414,9 @@ class Explorer {
   void finish_verdict() {
     if (r_.error_kind && *r_.error_kind == AssertKind::Property) {
       r_.verdict = ExploreVerdict::Unsafe;
+    } else if (timed_out_ || o_.stop_at_violation) {
+      r_.verdict = ExploreVerdict::Unknown;
+      r_.reason = timed_out_ ? "timeout" : "no property violation found";
     } else if (r_.error_kind) {
       r_.verdict = ExploreVerdict::Unknown;
       r_.reason = std::string(*r_.error_kind == AssertKind::MemSafety ? "memory-safety" : "modelling-limit") +
@@ -568,6 +582,7 @@ class Explorer {
   std::unordered_map<std::uint64_t, std::size_t> nd_index_;
   bool lazy_ = false;
   bool lazy_failed_ = false;
+  bool timed_out_ = false;  // ExploreOptions::deadline passed
   std::vector<Node> nodes_;
   std::vector<std::vector<Value>> inits_;
   std::unordered_map<Key, std::size_t, KeyHash> seen_;

@@ -18,6 +18,7 @@
 #include "ir/interpreter.hpp"
 #include "ir/thread_model.hpp"
 
+#include <chrono>
 #include <compare>
 #include <cstdint>
 #include <optional>
@@ -35,6 +36,14 @@ struct ExploreOptions {
   bool count_schedules = true;          // schedules + Mazurkiewicz classes
   std::size_t max_paths = 200'000;      // cap on complete executions enumerated for counting
   std::size_t max_nondet_combinations = 4096;  // per initial state set / per Malloc step
+  /// Values added to every integer nondet domain (e.g. those a counterexample to be shortened
+  /// used, so that the search can take them again).
+  std::vector<std::int64_t> nondet_extra;
+  /// Stop at the first property violation: breadth-first, a shortest one (in steps). The
+  /// verdict is then UNSAFE, or UNKNOWN when none was found (nothing else is concluded).
+  bool stop_at_violation = false;
+  /// Stop (verdict UNKNOWN, reason "timeout") when this point is passed.
+  std::optional<std::chrono::steady_clock::time_point> deadline;
 };
 
 enum class ExploreVerdict { Unsafe, Safe, SafeUpToBound, Unknown };

@@ -43,6 +43,7 @@ struct State {
 struct Step {
   ThreadId thread = 0;
   std::vector<Value> nondet;  // consumed in order by the instruction (Havoc: one value)
+  friend bool operator==(const Step&, const Step&) = default;
 };
 
 enum class StepOutcome {

@@ -8,6 +8,7 @@
 #include "ir/interpreter.hpp"
 #include "ir/thread_model.hpp"
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -33,6 +34,10 @@ struct TraceRow {
   /// 'S' a synchronisation (lock, unlock, create, join, atomic section), 'L' none (a step on
   /// locals only). The native oracle matches its scheduling points to these steps.
   char access = 'L';
+  std::uint32_t pc = 0;   // the instruction's index in its thread's code
+  /// Bookkeeping of the thread model, not a C statement: a create site's counter, the binding
+  /// of an inlined call's parameter, an unconditional jump (statement_rows() hides it).
+  bool internal = false;
 };
 
 /// The trace row of step number `step_no` (1-based): `step` took `before` to `after` with
@@ -41,8 +46,23 @@ struct TraceRow {
 TraceRow make_trace_row(const ThreadModel& tm, const Interpreter& interp, unsigned step_no,
                         const Step& step, const StepResult& r, const State& before, const State& after);
 
+/// The statement-level view of replayed rows (issue 23), for people and witnesses: one row per
+/// executed C statement (consecutive rows of one thread at the same statement, its instructions
+/// in increasing code order, become one; a loop back to the statement starts a new row),
+/// bookkeeping rows hidden (their values go to the thread's next row), and only the values of
+/// variables the program names: temporaries (`__t3`) and counters are left out, a local of the
+/// thread's start routine is shown as `i`, one of an inlined function `f` as `f::i`. Rows are
+/// numbered from 1; `access` is the strongest of the merged rows' (S > B > W/R > L).
+std::vector<TraceRow> statement_rows(const std::vector<TraceRow>& rows);
+
+/// A variable name of a trace row as statement_rows() shows it (thread `thread`), or "" when
+/// it is not one the program names.
+std::string user_variable_name(const std::string& thread, const std::string& name);
+
 struct ReplayedTrace {
   std::vector<TraceRow> rows;  // one per step of the schedule
+  std::vector<Value> initial;  // what was replayed: the initial nondet cell values ...
+  std::vector<Step> schedule;  // ... and the schedule
   std::string failure;         // non-empty: the replay did not end in a Property violation at
                                // its last step (rows are then empty)
 };
@@ -51,5 +71,14 @@ struct ReplayedTrace {
 /// values, once whole through ir::replay and once step by step for the rows.
 ReplayedTrace replay_counterexample(const ThreadModel& tm, const std::vector<Value>& initial,
                                    const std::vector<Step>& schedule);
+
+/// A shorter failing schedule, judged by replay alone (so whatever it returns is a real
+/// counterexample: ir::replay ends in a property violation at its last step): delta debugging
+/// (ddmin) removes chunks of steps, then neighbouring runs of two threads are swapped where that
+/// merges runs of one thread (fewer context switches). Stops at `deadline`; returns `schedule`
+/// itself when nothing shorter replays.
+std::vector<Step> minimize_schedule(const ThreadModel& tm, const std::vector<Value>& initial,
+                                    std::vector<Step> schedule,
+                                    std::chrono::steady_clock::time_point deadline);
 
 }  // namespace siren::ir

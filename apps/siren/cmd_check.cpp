@@ -46,6 +46,7 @@ struct CheckArgs {
   bool count_schedules = false;
   std::string reach;  // --reach: thread:file:line,... (empty: check assertions)
   bool threads_given = false;  // --threads on the command line (else more are tried at the limit)
+  std::string trace_detail = "statement";
 };
 
 // Without --threads, a check that ends at the thread limit is repeated with twice the limit
@@ -90,18 +91,18 @@ std::string verdict_line(const check::CheckResult& r) {
   return "";
 }
 
-void print_text(const check::CheckResult& r) {
+void print_text(const check::CheckResult& r, const std::string& detail) {
   if (r.schedules) {
     std::printf("schedules: %llu\n", static_cast<unsigned long long>(*r.schedules));
     return;
   }
   std::printf("%s\n", verdict_line(r).c_str());
   if (r.verdict != check::Verdict::Unsafe) return;
-  std::printf("Counterexample (%zu steps):\n", r.trace.size());
-  print_trace_table(r.trace);
+  std::printf("Counterexample (%s):\n", trace_size(r.trace).c_str());
+  print_trace_table(r.trace, detail);
 }
 
-void print_json(const check::CheckResult& r, const std::vector<std::string>& warnings) {
+void print_json(const check::CheckResult& r, const std::vector<std::string>& warnings, const std::string& detail) {
   nlohmann::ordered_json j;
   j["verdict"] = check::verdict_name(r.verdict);
   j["bound"] = r.bound;
@@ -116,10 +117,16 @@ void print_json(const check::CheckResult& r, const std::vector<std::string>& war
   j["method"] = r.method.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(r.method);
   j["warnings"] = warnings;  // the model's assumptions (front end), also printed on stderr
   j["engine"] = r.engine;
-  j["trace"] = trace_json(r.trace);
+  add_trace_json(j, r.trace, detail);
   j["stats"] = {{"frames", r.stats.frames},
                 {"granularity", r.stats.granularity},
                 {"instructions", r.trace.size()},
+                {"statements", ir::statement_rows(r.trace).size()},
+                {"context_switches", check::context_switches(r.trace)},
+                // the counterexample as the engine found it, before shortening (0: not shortened)
+                {"found_steps", r.stats.found_steps},
+                {"found_statements", r.stats.found_statements},
+                {"found_context_switches", r.stats.found_switches},
                 {"vars", r.stats.vars},
                 {"clauses", r.stats.clauses},
                 {"solve_seconds", r.stats.solve_seconds},
@@ -223,7 +230,7 @@ int run_reach(const ir::ThreadModel& tm, const CheckArgs& a, const check::CheckO
     j["bound"] = r.bound;
     j["reason"] = r.reason;
     j["engine"] = "bmc";
-    j["trace"] = trace_json(r.trace);
+    add_trace_json(j, r.trace, a.trace_detail);
     j["stats"] = {{"frames", stats.frames}, {"granularity", stats.granularity}, {"vars", stats.vars}, {"clauses", stats.clauses},
                   {"solve_seconds", stats.solve_seconds}, {"total_seconds", stats.total_seconds},
                   {"peak_rss_mb", stats.peak_rss_mb}};
@@ -233,8 +240,8 @@ int run_reach(const ir::ThreadModel& tm, const CheckArgs& a, const check::CheckO
     switch (r.verdict) {
       case check::Verdict::Unsafe:
         std::printf("VERIFICATION RESULT: REACHABLE (%s)\n", a.reach.c_str());
-        std::printf("Schedule to the control state (%zu steps, replayed):\n", r.trace.size());
-        print_trace_table(r.trace);
+        std::printf("Schedule to the control state (%s, replayed):\n", trace_size(r.trace).c_str());
+        print_trace_table(r.trace, a.trace_detail);
         break;
       case check::Verdict::Safe:
         std::printf("VERIFICATION RESULT: UNREACHABLE (every execution ends within %u %s)\n", r.bound, unit);
@@ -255,8 +262,8 @@ int run_check(const CheckArgs& a) {
   std::vector<std::string> warnings;
   auto report = [&](const check::CheckResult& r) {
     if (r.internal_error) std::fprintf(stderr, "siren: %s\n", r.reason.c_str());
-    if (a.json) print_json(r, warnings);
-    else if (!r.internal_error) print_text(r);
+    if (a.json) print_json(r, warnings, a.trace_detail);
+    else if (!r.internal_error) print_text(r, a.trace_detail);
     return verdict_exit_code(r.verdict, r.internal_error);
   };
   try {
@@ -394,7 +401,11 @@ void add_check_command(CLI::App& app, int& exit_code) {
                   "Let the check allocate at most MB megabytes of address space beyond what the process has mapped "
                   "when it starts; UNKNOWN \"memory limit\" when exceeded (default: none)")
       ->check(CLI::Range(1u, 100000000u));
+  cmd->add_flag("!--no-shorten", args->options.shorten,
+                "Print the counterexample the engine found, without looking for a shorter one (by default a "
+                "breadth-first search for a violation in fewer steps runs for up to 3 s)");
   cmd->add_flag("--json", args->json, "Print one JSON object instead of text");
+  add_trace_detail_option(cmd, args->trace_detail);
   add_front_options(cmd, args->front);
   cmd->callback([args, cmd, &exit_code] {
     args->threads_given = cmd->count("--threads") > 0;

@@ -31,6 +31,7 @@ struct RaceArgs {
   unsigned memory = 0;
   bool json = false;
   std::string sarif, witness;
+  std::string trace_detail = "statement";
 };
 
 // unit: what --bound counted ("steps" or "transactions", stats.granularity).
@@ -46,7 +47,7 @@ std::string verdict_line(const race::RaceAnswer& r, const char* unit) {
   return "";
 }
 
-void print_text(const race::RaceAnswer& r, const check::CheckStats& stats) {
+void print_text(const race::RaceAnswer& r, const check::CheckStats& stats, const std::string& detail) {
   std::printf("%s\n", verdict_line(r, stats.granularity == "transaction" ? "transactions" : "steps").c_str());
   if (r.verdict != check::Verdict::Unsafe) return;
   auto side = [](const char* label, const race::RaceEnd& e) {
@@ -56,16 +57,16 @@ void print_text(const race::RaceAnswer& r, const check::CheckStats& stats) {
   std::printf("Data race on '%s':\n", r.first.variable.c_str());
   side("first: ", r.first);
   side("second:", r.second);
-  std::printf("Schedule to the racy state (%zu steps, replayed):\n", r.trace.size());
-  print_trace_table(r.trace);
+  std::printf("Schedule to the racy state (%s, replayed):\n", trace_size(r.trace).c_str());
+  print_trace_table(r.trace, detail);
 }
 
-void print_json(const race::RaceAnswer& r, const check::CheckStats& st) {
+void print_json(const race::RaceAnswer& r, const check::CheckStats& st, const std::string& detail) {
   nlohmann::ordered_json j;
   j["verdict"] = check::verdict_name(r.verdict);
   j["bound"] = r.bound;
   j["reason"] = r.reason;
-  j["trace"] = trace_json(r.trace);
+  add_trace_json(j, r.trace, detail);
   if (r.verdict == check::Verdict::Unsafe)
     j["race"] = {{"first", race_end_json(r.first)}, {"second", race_end_json(r.second)}};
   j["stats"] = {{"frames", st.frames},
@@ -110,8 +111,8 @@ int run_race(const RaceArgs& a) {
   stats.total_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   stats.peak_rss_mb = check::peak_rss_mb();
   if (result.internal_error) std::fprintf(stderr, "siren: %s\n", result.reason.c_str());
-  if (a.json) print_json(result, stats);
-  else if (!result.internal_error) print_text(result, stats);
+  if (a.json) print_json(result, stats, a.trace_detail);
+  else if (!result.internal_error) print_text(result, stats, a.trace_detail);
 
   if (!a.sarif.empty()) {
     auto results = nlohmann::ordered_json::array();
@@ -159,6 +160,7 @@ void add_race_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--memory", args->memory, "Allocate at most MB megabytes more: UNKNOWN \"memory limit\"")
       ->check(CLI::Range(1u, 100000000u));
   cmd->add_flag("--json", args->json, "Print one JSON object instead of text");
+  add_trace_detail_option(cmd, args->trace_detail);
   cmd->add_option("--sarif", args->sarif, "Also write the result as a SARIF 2.1.0 log to FILE");
   cmd->add_option("--witness", args->witness, "On a race, write an SV-COMP GraphML violation witness to FILE");
   add_front_options(cmd, args->front);

@@ -97,13 +97,16 @@ int run_test(const TestArgs& a) {
   if (!a.replay.empty()) {
     std::ifstream in(a.replay);
     nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-    if (j.is_discarded() || !j.is_object() || !j.contains("trace") || !j["trace"].is_array()) {
+    // Every step of the schedule: "ir_trace" (check/race --json print the statement-level view
+    // as "trace"; older results and --trace-detail ir have every step in "trace").
+    const char* key = j.is_object() && j.contains("ir_trace") ? "ir_trace" : "trace";
+    if (j.is_discarded() || !j.is_object() || !j.contains(key) || !j[key].is_array()) {
       std::fprintf(stderr, "siren: %s: not a siren check/race --json result with a trace\n", a.replay.c_str());
       cleanup();
       return kExitInputError;
     }
     std::vector<native::TraceStep> steps;
-    for (const auto& row : j["trace"]) {
+    for (const auto& row : j[key]) {
       native::TraceStep t;
       t.thread = row.value("thread", std::string());
       t.line = row.value("line", 0u);

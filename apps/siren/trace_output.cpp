@@ -9,7 +9,29 @@
 
 namespace siren::app {
 
-void print_trace_table(const std::vector<ir::TraceRow>& trace) {
+void add_trace_detail_option(CLI::App* cmd, std::string& detail) {
+  cmd->add_option("--trace-detail", detail,
+                  "Counterexample rows: statement (one per executed C statement, the program's own variables) "
+                  "or ir (one per instruction of the thread model, temporaries included; for debugging siren)")
+      ->check(CLI::IsMember({"statement", "ir"}))
+      ->capture_default_str();
+}
+
+std::vector<ir::TraceRow> shown_rows(const std::vector<ir::TraceRow>& trace, const std::string& detail) {
+  return detail == "ir" ? trace : ir::statement_rows(trace);
+}
+
+std::string trace_size(const std::vector<ir::TraceRow>& trace) {
+  return fmt::format("{} statements, {} steps", ir::statement_rows(trace).size(), trace.size());
+}
+
+void add_trace_json(nlohmann::ordered_json& j, const std::vector<ir::TraceRow>& trace, const std::string& detail) {
+  j["trace"] = trace_json(shown_rows(trace, detail));
+  j["ir_trace"] = trace_json(trace);
+}
+
+void print_trace_table(const std::vector<ir::TraceRow>& full, const std::string& detail) {
+  const std::vector<ir::TraceRow> trace = shown_rows(full, detail);
   std::size_t wthread = 6, wloc = 4, wstmt = 9;
   std::vector<std::string> locs;
   for (const auto& row : trace) {

@@ -298,6 +298,7 @@ check::CheckOptions check_options(const Config& c, const DriverOptions& o) {
   if (c.engine == "bmc") co.granularity = o.granularity;
   co.tx_unwind = o.tx_unwind;
   co.deepening = o.deepening;
+  co.shorten = o.shorten;
   if (o.check_timeout > 0)
     co.deadline = deadline_in(o.check_timeout);
   return co;
@@ -711,6 +712,7 @@ RunResult run_parameterized(const Program& p, const DriverOptions& o) {
     co.bound = 0;
     co.deadline = deadline_in(o.param_timeout);
     co.test_modular_no_interference = o.test_modular_no_interference;
+    co.shorten = o.shorten;
     const ir::ThreadModel tm = model(8);
     check::CheckResult r = check::check_growing_threads(tm, co, 8, 32, [&](unsigned n) {
       return std::optional<ir::ThreadModel>(model(n));

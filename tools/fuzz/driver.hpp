@@ -82,6 +82,9 @@ struct DriverOptions {
   /// (check::CheckOptions::test_modular_no_interference), so it proves programs whose workers
   /// fail together: a deliberately unsound proof the instance comparison must catch.
   bool test_modular_no_interference = false;
+  /// siren check shortens its counterexamples (check::CheckOptions::shorten; off by default
+  /// here for time): the shortened traces then go through the native replay like the others.
+  bool shorten = false;
 };
 
 /// generate() plus the verdict steering (driver.cpp): for a share of the free-form seeds,

@@ -117,6 +117,9 @@ int main(int argc, char** argv) {
   app.add_flag("--test-unstated-thread-bound", o.test_unstated_thread_bound,
                "--parameterized, test only: the models forget their thread bound, so bounded answers claim SAFE; "
                "with --expect-disagreements, shows the instance comparison catches it");
+  app.add_flag("--shorten", o.shorten,
+               "siren check shortens its counterexamples (as `siren check` does; off by default for time), so "
+               "that the native replay checks the shortened traces");
   app.add_flag("--test-modular-no-interference", o.test_modular_no_interference,
                "--parameterized, test only: the proof for any number of threads ignores the other threads' steps "
                "(modular::ModularOptions::test_no_interference); with --expect-disagreements, shows the instance "
