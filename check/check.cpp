@@ -122,7 +122,7 @@ bool check_modular(const ir::ThreadModel& tm, const CheckOptions& options, Check
   mo.test_no_interference = options.test_modular_no_interference;
   const modular::ModularResult m = modular::prove_any_number_of_threads(tm, mo);
   res.stats.states = m.pairs;
-  res.stats.explicit_seconds = m.seconds;
+  res.stats.modular_seconds = m.seconds;
   res.stats.reduction_text.push_back({"modular", m.proven ? "proven" : m.reason});
   if (!m.proven) {
     res.verdict = Verdict::Unknown;

@@ -105,8 +105,9 @@ struct CheckStats {
   std::uint64_t vars = 0;
   std::uint64_t clauses = 0;
   std::uint64_t solve_calls = 0;
-  std::uint64_t states = 0;         // explicit-state search: distinct states stored
+  std::uint64_t states = 0;         // explicit-state search: distinct states stored (modular: pairs)
   double explicit_seconds = 0;      // time spent in the explicit-state search
+  double modular_seconds = 0;       // time spent in the proof for any number of threads
   double solve_seconds = 0;
   double total_seconds = 0;
   double peak_rss_mb = 0;

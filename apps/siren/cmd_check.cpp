@@ -132,6 +132,7 @@ void print_json(const check::CheckResult& r, const std::vector<std::string>& war
                 {"solve_seconds", r.stats.solve_seconds},
                 {"states", r.stats.states},
                 {"explicit_seconds", r.stats.explicit_seconds},
+                {"modular_seconds", r.stats.modular_seconds},
                 {"total_seconds", r.stats.total_seconds},
                 {"peak_rss_mb", r.stats.peak_rss_mb}};
   for (const auto& [name, value] : r.stats.reduction) j["stats"][name] = value;

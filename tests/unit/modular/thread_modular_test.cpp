@@ -175,17 +175,7 @@ void *w(void *arg) {
 
 TEST_CASE("a cell that is changed by a thread that does not hold it is no lock: the fixpoint restarts") {
   // A second kind of worker clears m whatever its state: mutual exclusion is really lost.
-  const std::string body = R"(int g = 0;
-void *w(void *arg) {
-  __VERIFIER_atomic_acquire();
-  g = 1;
-  if (g != 1) reach_error();
-  g = 0;
-  __VERIFIER_atomic_release();
-  return 0;
-}
-void *thief(void *arg) { m = 0; return 0; }
-)";
+  const std::string body = std::string(kLocked) + "void *thief(void *arg) { m = 0; return 0; }\n";
   auto tm = test::model_of_text(std::string(kHead) + body + R"(int main(void) {
   pthread_t t;
   while (1) { pthread_create(&t, 0, w, 0); pthread_create(&t, 0, thief, 0); }
