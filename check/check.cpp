@@ -165,6 +165,15 @@ CheckResult check(const ir::ThreadModel& tm, const CheckOptions& options) {
 
 namespace {
 
+// `options` with a fraction `f` of the time left until its deadline (none: none).
+CheckOptions share_of(const CheckOptions& options, double f) {
+  using clock = std::chrono::steady_clock;
+  CheckOptions o = options;
+  if (options.deadline)
+    o.deadline = clock::now() + std::chrono::duration_cast<clock::duration>((*options.deadline - clock::now()) * f);
+  return o;
+}
+
 CheckResult grow_threads(const ir::ThreadModel& tm, const CheckOptions& options, unsigned threads,
                          unsigned max_threads,
                          const std::function<std::optional<ir::ThreadModel>(unsigned threads)>& with_threads) {
@@ -185,13 +194,8 @@ CheckResult grow_threads(const ir::ThreadModel& tm, const CheckOptions& options,
       }
       return r;
     };
-    auto share = [&](double f) {
-      CheckOptions o = options;
-      o.deadline = clock::now() + std::chrono::duration_cast<clock::duration>((*options.deadline - clock::now()) * f);
-      return o;
-    };
     // A third of the time with `threads` threads.
-    CheckResult r = check(tm, share(1.0 / 3));
+    CheckResult r = check(tm, share_of(options, 1.0 / 3));
     if (r.verdict == Verdict::Unsafe || r.verdict == Verdict::Safe) return r;
     if (complete_up_to_threads(r)) return grow(std::move(r), threads);
     // An answer bounded in steps (both bounds stated when a cut was reached) stands; without a
@@ -204,7 +208,7 @@ CheckResult grow_threads(const ir::ThreadModel& tm, const CheckOptions& options,
     for (unsigned more = threads * 2; more <= max_threads && time_left(); more *= 2) {
       const std::optional<ir::ThreadModel> again = with_threads(more);
       if (!again) break;
-      CheckResult c = check(*again, share(0.25));
+      CheckResult c = check(*again, share_of(options, 0.25));
       if (c.verdict == Verdict::Unsafe || c.verdict == Verdict::Safe) return c;
       if (complete_up_to_threads(c)) return grow(std::move(c), more);
     }
@@ -242,16 +246,12 @@ CheckResult grow_threads(const ir::ThreadModel& tm, const CheckOptions& options,
 CheckResult check_growing_threads(const ir::ThreadModel& tm, const CheckOptions& options, unsigned threads,
                                   unsigned max_threads,
                                   const std::function<std::optional<ir::ThreadModel>(unsigned threads)>& with_threads) {
-  using clock = std::chrono::steady_clock;
   if (options.engine == "modular" || tm.thread_bound == 0 || options.engine != "auto" || options.count_schedules)
     return options.engine == "modular" ? check(tm, options) : grow_threads(tm, options, threads, max_threads, with_threads);
   // Some execution may need more threads than any model has: a proof for any number first,
   // then the bounded answers of the thread schedule, which say why there is no proof.
-  CheckOptions o = options;
+  CheckOptions o = share_of(options, options.modular_share);
   o.engine = "modular";
-  if (options.deadline)
-    o.deadline = clock::now() + std::chrono::duration_cast<clock::duration>((*options.deadline - clock::now()) *
-                                                                            options.modular_share);
   CheckResult proof = check(tm, o);
   if (proof.verdict == Verdict::Safe) return proof;
   CheckResult r = grow_threads(tm, options, threads, max_threads, with_threads);

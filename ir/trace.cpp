@@ -2,6 +2,8 @@
 // it through the concrete interpreter, never from a solver model or a search's own state store.
 #include "ir/trace.hpp"
 
+#include "ir/cfg.hpp"
+
 #include <fmt/format.h>
 
 #include <map>
@@ -130,7 +132,7 @@ TraceRow make_trace_row(const ThreadModel& tm, const Interpreter& interp, unsign
     const Instr& in = th.code[pc];
     row.internal = (in.kind == InstrKind::Assign &&
                     (in.text == "create site counter" || in.text.find(": parameter ") != std::string::npos)) ||
-                   (in.kind == InstrKind::Goto && (!in.a || (in.a->is_const() && in.a->value != 0)));
+                   always_taken(in);
     bool reads = false;
     for (ExprRef e : {in.a, in.b})
       if (e && !loads_in(e).empty()) reads = true;

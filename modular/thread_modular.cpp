@@ -2,6 +2,7 @@
 // docs/unbounded-threads.md).
 #include "modular/thread_modular.hpp"
 
+#include "ir/cfg.hpp"
 #include "ir/interpreter.hpp"
 #include "ir/points_to.hpp"
 
@@ -51,6 +52,12 @@ class Interner {
 };
 
 bool nonzero(const Value& v) { return v.bits != 0 || v.obj != 0; }
+
+// The operations that read (and may write) a lock's cell: mutexes and rwlocks.
+bool is_lock_op(InstrKind k) {
+  return k == InstrKind::Lock || k == InstrKind::TryLock || k == InstrKind::Unlock || k == InstrKind::RdLock ||
+         k == InstrKind::WrLock || k == InstrKind::RwUnlock;
+}
 
 // An item of the cone of influence: a thread's local or a memory cell.
 std::uint64_t local_item(ThreadId t, LocalId l) { return (1ULL << 63) | (std::uint64_t{t} << 32) | l; }
@@ -226,17 +233,8 @@ class Analysis {
         std::vector<ExprRef> addresses;
         for (ExprRef e : {in.a, in.b})
           if (e) visit_post_order(e, [&](ExprRef n) { if (n->op == Op::Load) addresses.push_back(n->kids[0]); });
-        switch (in.kind) {
-          case InstrKind::Store: case InstrKind::Lock: case InstrKind::TryLock: case InstrKind::Unlock:
-          case InstrKind::RdLock: case InstrKind::WrLock: case InstrKind::RwUnlock: case InstrKind::Free:
-          case InstrKind::CondSignal: case InstrKind::CondBroadcast:
-            addresses.push_back(in.a);
-            break;
-          case InstrKind::ThreadCreate:
-            if (in.a) addresses.push_back(in.a);
-            break;
-          default: break;
-        }
+        if ((in.kind == InstrKind::Store || in.kind == InstrKind::Free || sync_address_operand(in.kind)) && in.a)
+          addresses.push_back(in.a);
         for (ExprRef a : addresses) {
           const auto cells = pts_->cells_of(k.tid, a);
           if (!cells) return fail(at(in) + ": unsupported by the thread-modular proof: a pointer that may point anywhere");
@@ -271,6 +269,12 @@ class Analysis {
           for (const auto& [o, c] : *cells) out.push_back(cell_item(o, c));
       };
       for (const Instr& in : tm_.threads[t].code) {
+        if (is_lock_op(in.kind)) {  // the lock's cell decides whether the step can happen
+          reads(in.a, roots);
+          targets(in.a, roots);
+          if (in.kind == InstrKind::TryLock && in.lhs != kNoLocal) targets(in.a, deps[local_item(t, in.lhs)]);
+          continue;
+        }
         switch (in.kind) {
           case InstrKind::Assign: reads(in.a, deps[local_item(t, in.lhs)]); break;
           case InstrKind::Store: {
@@ -282,13 +286,6 @@ class Analysis {
             break;
           }
           case InstrKind::Goto: case InstrKind::Assume: case InstrKind::Assert: reads(in.a, roots); break;
-          case InstrKind::Lock: case InstrKind::TryLock: case InstrKind::Unlock: case InstrKind::RdLock:
-          case InstrKind::WrLock: case InstrKind::RwUnlock: {
-            reads(in.a, roots);
-            targets(in.a, roots);
-            if (in.kind == InstrKind::TryLock && in.lhs != kNoLocal) targets(in.a, deps[local_item(t, in.lhs)]);
-            break;
-          }
           case InstrKind::Free: reads(in.a, roots); break;
           case InstrKind::ThreadCreate: {
             reads(in.a, roots);
@@ -341,9 +338,7 @@ class Analysis {
         auto join = [&](std::size_t s) {
           for (std::size_t i = 0; i < m; ++i) out[i] = out[i] || k.live[std::min(s, n)][i];
         };
-        const bool unconditional = in.kind == InstrKind::Goto && (!in.a || (in.a->is_const() && in.a->value != 0));
-        if (in.kind == InstrKind::Goto) join(in.target);
-        if (!unconditional && in.kind != InstrKind::Abort && in.kind != InstrKind::ThreadExit) join(pc + 1);
+        for (const std::uint32_t succ : successors(tc.code, static_cast<std::uint32_t>(pc))) join(succ);
         const bool defines = in.kind == InstrKind::Assign || in.kind == InstrKind::Havoc ||
                              in.kind == InstrKind::TryLock || in.kind == InstrKind::Malloc;
         if (defines && in.lhs != kNoLocal && index[in.lhs] >= 0) out[index[in.lhs]] = false;
@@ -412,9 +407,7 @@ class Analysis {
             changed = true;
           }
         };
-        const bool unconditional = in.kind == InstrKind::Goto && (!in.a || (in.a->is_const() && in.a->value != 0));
-        if (in.kind == InstrKind::Goto) meet(in.target);
-        if (!unconditional && in.kind != InstrKind::Abort && in.kind != InstrKind::ThreadExit) meet(pc + 1);
+        for (const std::uint32_t succ : successors(tc.code, static_cast<std::uint32_t>(pc))) meet(succ);
       }
     }
     for (std::size_t pc = 0; pc < n; ++pc) {
@@ -422,9 +415,7 @@ class Analysis {
       std::uint64_t read = 0;
       for (ExprRef e : {in.a, in.b})
         if (e) visit_post_order(e, [&](ExprRef x) { if (x->op == Op::Load) read |= cells_bits(x->kids[0]); });
-      if (in.kind == InstrKind::Lock || in.kind == InstrKind::TryLock || in.kind == InstrKind::RdLock ||
-          in.kind == InstrKind::WrLock || in.kind == InstrKind::RwUnlock || in.kind == InstrKind::Unlock)
-        read |= cells_bits(in.a);
+      if (is_lock_op(in.kind)) read |= cells_bits(in.a);
       if (const std::uint64_t undefined = read & ~defined[pc])
         for (std::size_t i = 0; i < tracked.size(); ++i)
           if (undefined >> i & 1) {
@@ -604,7 +595,7 @@ class Analysis {
       for (int hops = 0; hops < 8 && q < tc.code.size(); ++hops) {
         const Instr& in = tc.code[q];
         if (in.kind == InstrKind::Abort) return true;
-        if (in.kind == InstrKind::Goto && !in.a) { q = in.target; continue; }
+        if (always_taken(in)) { q = in.target; continue; }
         if (in.kind == InstrKind::Skip) { ++q; continue; }
         return false;
       }
@@ -622,7 +613,7 @@ class Analysis {
           continue;
         case InstrKind::Assume: return range_of(subst(in.a, defs), true, x, xt);
         case InstrKind::Goto: {
-          if (!in.a) {
+          if (always_taken(in)) {
             p = in.target;
             continue;
           }
@@ -799,7 +790,7 @@ class Analysis {
         fail("state limit (2^28 shared or local states)");
         return Outcome::Failed;
       }
-      const Row gr = shared_.row(g), lr = locals_.row(l);
+      const Row &gr = shared_.row(g), &lr = locals_.row(l);  // (rows never move: map nodes)
       const std::uint64_t flags = flags_of(lr);
       succs.clear();
       if (!expand(kind, build(kinds_[kind], gr, lr), flags, succs)) return Outcome::Failed;
