@@ -51,24 +51,26 @@ std::size_t mix(std::size_t h, std::uint64_t v) {
   return (h ^ v) * 0x100000001b3ULL + 0x7f4a7c15;
 }
 
-struct StateHash {
-  std::size_t operator()(const State& s) const {
-    std::size_t h = 1469598103934665603ULL;
-    for (const auto& obj : s.memory)
-      for (const Value& v : obj) h = mix(mix(h, v.bits), v.obj);
-    for (bool b : s.live) h = mix(h, b);
-    for (bool b : s.allocated) h = mix(h, b);
-    for (const ThreadState& t : s.threads) {
-      h = mix(h, t.pc);
-      h = mix(h, (t.started ? 1 : 0) | (t.finished ? 2 : 0));
-      for (const Value& v : t.locals) h = mix(mix(h, v.bits), v.obj);
-      h = mix(mix(h, t.retval.bits), t.retval.obj);
-    }
-    h = mix(h, s.atomic);
-    h = mix(h, s.terminated);
-    return h;
+}  // namespace
+
+std::size_t StateHash::operator()(const State& s) const {
+  std::size_t h = 1469598103934665603ULL;
+  for (const auto& obj : s.memory)
+    for (const Value& v : obj) h = mix(mix(h, v.bits), v.obj);
+  for (bool b : s.live) h = mix(h, b);
+  for (bool b : s.allocated) h = mix(h, b);
+  for (const ThreadState& t : s.threads) {
+    h = mix(h, t.pc);
+    h = mix(h, (t.started ? 1 : 0) | (t.finished ? 2 : 0));
+    for (const Value& v : t.locals) h = mix(mix(h, v.bits), v.obj);
+    h = mix(mix(h, t.retval.bits), t.retval.obj);
   }
-};
+  h = mix(h, s.atomic);
+  h = mix(h, s.terminated);
+  return h;
+}
+
+namespace {
 
 ControlState control_of(const State& s) {
   ControlState cs;

@@ -85,6 +85,12 @@ struct ExploreResult {
 
 ExploreResult explore(const ir::ThreadModel& tm, const ExploreOptions& options);
 
+/// A hash of a whole global state (memory, liveness, threads, atomic, terminated), for sets of
+/// visited states.
+struct StateHash {
+  std::size_t operator()(const ir::State& s) const;
+};
+
 /// The nondet values tried for type `t`: lo..hi normalized into `t` (duplicates removed; only
 /// null for pointers); sets `restricted` when the type has more values than that.
 std::vector<ir::Value> nondet_domain(ir::Type t, std::int64_t lo, std::int64_t hi, bool& restricted);

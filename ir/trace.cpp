@@ -115,6 +115,12 @@ std::vector<Step> minimize_schedule(const ThreadModel& tm, const std::vector<Val
   return schedule;
 }
 
+bool is_internal(const Instr& in) {
+  return (in.kind == InstrKind::Assign &&
+          (in.text == "create site counter" || in.text.find(": parameter ") != std::string::npos)) ||
+         always_taken(in);
+}
+
 TraceRow make_trace_row(const ThreadModel& tm, const Interpreter& interp, unsigned step_no,
                         const Step& step, const StepResult& r, const State& before,
                         const State& after) {
@@ -130,9 +136,7 @@ TraceRow make_trace_row(const ThreadModel& tm, const Interpreter& interp, unsign
   row.pc = pc;
   if (pc < th.code.size()) {
     const Instr& in = th.code[pc];
-    row.internal = (in.kind == InstrKind::Assign &&
-                    (in.text == "create site counter" || in.text.find(": parameter ") != std::string::npos)) ||
-                   always_taken(in);
+    row.internal = is_internal(in);
     bool reads = false;
     for (ExprRef e : {in.a, in.b})
       if (e && !loads_in(e).empty()) reads = true;

@@ -40,6 +40,10 @@ struct TraceRow {
   bool internal = false;
 };
 
+/// Bookkeeping of the thread model rather than a C statement (TraceRow::internal): a create
+/// site's counter, the binding of an inlined call's parameter, an unconditional jump.
+bool is_internal(const Instr& in);
+
 /// The trace row of step number `step_no` (1-based): `step` took `before` to `after` with
 /// result `r`. Values are those that changed; `started_thread` is set when the step started a
 /// thread (ThreadCreate).

@@ -59,6 +59,52 @@ std::vector<RaceAccess> all_data_accesses(const ir::ThreadModel& tm) {
   return out;
 }
 
+std::optional<std::pair<RaceEnd, RaceEnd>> racing_pair(const ir::ThreadModel& tm, const ir::Interpreter& interp,
+                                                       const ir::State& state, const std::vector<RaceAccess>& first,
+                                                       const std::vector<RaceAccess>& second) {
+  // Both threads are started, not finished, not terminated, no third thread holds `atomic`
+  // (one of the two may be inside its atomic section: race.hpp) and their next instructions
+  // access the same live data cell, one of them writing.
+  if (state.terminated) return std::nullopt;
+  auto movable = [&](ir::ThreadId t) {
+    const auto& ts = state.threads[t];
+    return ts.started && !ts.finished && ts.pc < tm.threads[t].code.size();
+  };
+  auto cell_of = [&](const RaceAccess& a) -> std::optional<std::pair<ir::ObjectId, std::uint32_t>> {
+    if (!movable(a.thread) || state.threads[a.thread].pc != a.pc) return std::nullopt;
+    const ir::Value p = interp.eval(state, a.thread, a.addr);
+    const auto cell = interp.cell_of(state, p);
+    if (!cell || !is_data_cell(tm, p.obj, *cell)) return std::nullopt;
+    return std::make_pair(p.obj, *cell);
+  };
+  auto end_of = [&](const RaceAccess& a, std::pair<ir::ObjectId, std::uint32_t> c) {
+    RaceEnd r;
+    const ir::Instr& in = tm.threads[a.thread].code[a.pc];
+    r.thread = a.thread;
+    r.pc = a.pc;
+    r.thread_name = tm.threads[a.thread].name;
+    r.file = in.loc.file < tm.files.size() ? tm.files[in.loc.file] : std::string();
+    r.line = in.loc.line;
+    r.column = in.loc.col;
+    r.variable = tm.objects[c.first].cells[c.second].name;
+    r.write = a.write;
+    r.stmt = in.text;
+    return r;
+  };
+  for (const RaceAccess& a1 : first) {
+    const auto c1 = cell_of(a1);
+    if (!c1) continue;
+    for (const RaceAccess& a2 : second.empty() ? first : second) {
+      if (a2.thread == a1.thread || !(a1.write || a2.write)) continue;
+      if (!atomic_held_by_neither(state.atomic, a1.thread, a2.thread)) continue;
+      const auto c2 = cell_of(a2);
+      if (!c2 || *c1 != *c2) continue;
+      return std::make_pair(end_of(a1, *c1), end_of(a2, *c2));
+    }
+  }
+  return std::nullopt;
+}
+
 namespace {
 
 struct Side {
@@ -206,50 +252,14 @@ void RaceSession::extract(unsigned k, const RaceQuery& q, RaceAnswer& ans) {
     return;
   }
 
-  // The racy state, checked concretely: both threads are started, not finished, not
-  // terminated, no third thread holds `atomic` (one of the two may be inside its atomic
-  // section: race.hpp) and their next instructions access the same live data cell, one of
-  // them writing.
+  // The racy state, checked concretely (racing_pair).
   if (state.terminated) return internal("the program has terminated in the final state");
-  auto movable = [&](ir::ThreadId t) {
-    const auto& ts = state.threads[t];
-    return ts.started && !ts.finished && ts.pc < tm_.threads[t].code.size();
-  };
-  auto cell_of = [&](const RaceAccess& a) -> std::optional<std::pair<ir::ObjectId, std::uint32_t>> {
-    if (!movable(a.thread) || state.threads[a.thread].pc != a.pc) return std::nullopt;
-    const ir::Value p = interp.eval(state, a.thread, a.addr);
-    const auto cell = interp.cell_of(state, p);
-    if (!cell || !is_data_cell(tm_, p.obj, *cell)) return std::nullopt;
-    return std::make_pair(p.obj, *cell);
-  };
-  auto end_of = [&](const RaceAccess& a, std::pair<ir::ObjectId, std::uint32_t> c) {
-    RaceEnd r;
-    const ir::Instr& in = tm_.threads[a.thread].code[a.pc];
-    r.thread = a.thread;
-    r.pc = a.pc;
-    r.thread_name = tm_.threads[a.thread].name;
-    r.file = in.loc.file < tm_.files.size() ? tm_.files[in.loc.file] : std::string();
-    r.line = in.loc.line;
-    r.column = in.loc.col;
-    r.variable = tm_.objects[c.first].cells[c.second].name;
-    r.write = a.write;
-    r.stmt = in.text;
-    return r;
-  };
-  for (const RaceAccess& a1 : q.first) {
-    const auto c1 = cell_of(a1);
-    if (!c1) continue;
-    for (const RaceAccess& a2 : q.second.empty() ? q.first : q.second) {
-      if (a2.thread == a1.thread || !(a1.write || a2.write)) continue;
-      if (!atomic_held_by_neither(state.atomic, a1.thread, a2.thread)) continue;
-      const auto c2 = cell_of(a2);
-      if (!c2 || *c1 != *c2) continue;
-      ans.first = end_of(a1, *c1);
-      ans.second = end_of(a2, *c2);
-      ans.verdict = Verdict::Unsafe;
-      ans.bound = static_cast<unsigned>(schedule.size());
-      return;
-    }
+  if (auto pair = racing_pair(tm_, interp, state, q.first, q.second)) {
+    ans.first = std::move(pair->first);
+    ans.second = std::move(pair->second);
+    ans.verdict = Verdict::Unsafe;
+    ans.bound = static_cast<unsigned>(schedule.size());
+    return;
   }
   internal("no conflicting pair of next accesses in the final state");
 }

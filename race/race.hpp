@@ -41,6 +41,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -100,6 +101,14 @@ struct RaceEnd {
   bool write = false;
   std::string stmt;
 };
+
+/// A pair of next accesses that race in `state` (`first` against `second`, or `first` against
+/// itself when `second` is empty), as the replayed final state of every race answer is checked:
+/// both threads started and not finished, the program not terminated, no third thread holding
+/// `atomic`, the same live data cell, one of them writing.
+std::optional<std::pair<RaceEnd, RaceEnd>> racing_pair(const ir::ThreadModel& tm, const ir::Interpreter& interp,
+                                                       const ir::State& state, const std::vector<RaceAccess>& first,
+                                                       const std::vector<RaceAccess>& second);
 
 struct RaceAnswer {
   /// Unsafe = a race (replayed); Safe / SafeUpToBound = no race (proven / within the bound);

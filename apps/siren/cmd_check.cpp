@@ -3,7 +3,10 @@
 // counterexample; --json prints one object. Exit codes: apps/siren/commands.hpp.
 #include "apps/siren/commands.hpp"
 #include "apps/siren/model_options.hpp"
+#include "apps/siren/sarif_output.hpp"
+#include "apps/siren/trace_html.hpp"
 #include "apps/siren/trace_output.hpp"
+#include "apps/siren/witness_output.hpp"
 #include "check/check.hpp"
 #include "check/portfolio.hpp"
 #include "race/race.hpp"
@@ -47,6 +50,9 @@ struct CheckArgs {
   std::string reach;  // --reach: thread:file:line,... (empty: check assertions)
   bool threads_given = false;  // --threads on the command line (else more are tried at the limit)
   std::string trace_detail = "statement";
+  WitnessArgs witness;
+  std::string sarif;  // --sarif FILE ("": none)
+  std::string trace_html;  // --trace-html FILE ("": none)
 };
 
 // Without --threads, a check that ends at the thread limit is repeated with twice the limit
@@ -257,14 +263,78 @@ int run_reach(const ir::ThreadModel& tm, const CheckArgs& a, const check::CheckO
   return verdict_exit_code(r.verdict, r.internal_error);
 }
 
+// --sarif: a violation is one result at the failing statement with the replayed interleaving
+// as a code flow (a thread flow per thread); other verdicts give a log without results whose
+// invocation states the verdict.
+SarifRun check_sarif(const std::string& file, const check::CheckResult& r) {
+  SarifRun run;
+  run.program = file;
+  run.verdict = check::verdict_name(r.verdict);
+  run.verdict_text = verdict_line(r).substr(std::string("VERIFICATION RESULT: ").size());
+  run.notification_level = r.verdict == check::Verdict::Unknown ? "warning" : "note";
+  run.successful = !r.internal_error;
+  if (r.verdict != check::Verdict::Unsafe || r.trace.empty()) return run;
+  const ir::TraceRow& last = r.trace.back();
+  SarifResult res;
+  res.rule = kSarifAssertionRule;
+  res.level = "error";
+  res.kind = "fail";
+  res.message = fmt::format("'{}' fails in thread {} after an interleaving of {}, replayed.", last.stmt, last.thread,
+                            trace_size(r.trace));
+  res.where = {last.file, last.line, 0};
+  res.trace = r.trace;
+  run.results.push_back(std::move(res));
+  return run;
+}
+
+// --witness: written from the model the counterexample came from, the first with a.front's
+// thread count or more whose replay of the schedule gives the same rows.
+bool write_check_witness(const CheckArgs& a, const ir::ThreadModel& tm, const check::CheckResult& r) {
+  auto replays = [&](const ir::ThreadModel& m) {
+    const ir::ReplayedTrace t = ir::replay_counterexample(m, r.initial, r.schedule);
+    if (!t.failure.empty() || t.rows.size() != r.trace.size()) return false;
+    for (std::size_t i = 0; i < t.rows.size(); ++i)
+      if (t.rows[i].thread != r.trace[i].thread || t.rows[i].pc != r.trace[i].pc) return false;
+    return true;
+  };
+  const witness::Violation v;  // reach: the last step fails
+  if (replays(tm)) return write_witness(a.witness, tm, a.file, a.front, r.trace, v);
+  for (unsigned threads = a.front.threads * 2; threads <= kMaxAutoThreads; threads *= 2) {
+    FrontArgs more = a.front;
+    more.threads = threads;
+    more.block_at_thread_limit = true;
+    const LoadedModel lm = load_model(a.file, more);
+    if (lm.tm && replays(*lm.tm)) return write_witness(a.witness, *lm.tm, a.file, a.front, r.trace, v);
+  }
+  std::fprintf(stderr, "siren: no witness written: the counterexample does not replay on the program's model\n");
+  return false;
+}
+
 int run_check(const CheckArgs& a) {
+  if (!a.sarif.empty() && (!a.reach.empty() || a.count_schedules)) {
+    std::fprintf(stderr, "siren: --sarif writes a check's verdict (not with --reach or --count-schedules)\n");
+    return kExitUsage;
+  }
   const auto start = std::chrono::steady_clock::now();
   check::CheckResult result;
   std::vector<std::string> warnings;
+  LoadedModel lm;
+  const ir::ThreadModel* loaded = nullptr;  // the model of a.front (answers may come from one with more threads)
   auto report = [&](const check::CheckResult& r) {
     if (r.internal_error) std::fprintf(stderr, "siren: %s\n", r.reason.c_str());
     if (a.json) print_json(r, warnings, a.trace_detail);
     else if (!r.internal_error) print_text(r, a.trace_detail);
+    if (!a.witness.files.empty() && r.verdict == check::Verdict::Unsafe && loaded &&
+        !write_check_witness(a, *loaded, r))
+      return static_cast<int>(kExitInputError);
+    if (!a.sarif.empty() && !write_sarif(a.sarif, check_sarif(a.file, r)))
+      return static_cast<int>(kExitInputError);
+    if (!a.trace_html.empty() && !r.schedules) {
+      const std::string verdict = verdict_line(r).substr(std::string("VERIFICATION RESULT: ").size());
+      if (!write_trace_html(a.trace_html, {"check", a.file, verdict, shown_rows(r.trace, a.trace_detail),
+                                           r.verdict == check::Verdict::Unsafe, {}}))
+        return static_cast<int>(kExitInputError);
+    }
     return verdict_exit_code(r.verdict, r.internal_error);
   };
   try {
@@ -273,7 +343,7 @@ int run_check(const CheckArgs& a) {
     // as a failure (UNKNOWN).
     FrontArgs front = a.front;
     front.block_at_thread_limit = a.reach.empty() && !a.count_schedules;
-    LoadedModel lm = load_model(a.file, front);
+    lm = load_model(a.file, front);
     if (lm.input_error) return lm.input_error;
     warnings = lm.warnings;
     if (!lm.tm) {
@@ -285,6 +355,7 @@ int run_check(const CheckArgs& a) {
       return report(result);
     }
     const ir::ThreadModel& tm = *lm.tm;
+    loaded = &tm;
 
     check::CheckOptions co = a.options;
     // The explicit search's state storage is freed before BMC starts; keep a margin for the
@@ -306,6 +377,7 @@ int run_check(const CheckArgs& a) {
       // The explicit search runs once, here; the two solver processes then run BMC only.
       if (co.engine != "bmc" && !co.count_schedules) {
         if (check::check_explicit(tm, co, result)) {
+          if (co.shorten) check::shorten_counterexample(tm, co, result);  // (BMC's: in the children)
           result.stats.total_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
           result.stats.peak_rss_mb = check::peak_rss_mb();
           return report(result);
@@ -404,9 +476,16 @@ void add_check_command(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(1u, 100000000u));
   cmd->add_flag("!--no-shorten", args->options.shorten,
                 "Print the counterexample the engine found, without looking for a shorter one (by default a "
-                "breadth-first search for a violation in fewer steps runs for up to 3 s)");
+                "minimization judged by replay and a breadth-first search for a violation in fewer steps run for up to 3 s)");
   cmd->add_flag("--json", args->json, "Print one JSON object instead of text");
   add_trace_detail_option(cmd, args->trace_detail);
+  add_witness_options(cmd, args->witness);
+  cmd->add_option("--sarif", args->sarif,
+                  "Also write the verdict as a SARIF 2.1.0 log to FILE: UNSAFE is one result at the failing "
+                  "statement whose codeFlows hold one threadFlow per thread, steps numbered in global order "
+                  "(executionOrder) and changed values as state; other verdicts give no result (the verdict is "
+                  "the invocation's notification). Not with --reach or --count-schedules");
+  add_trace_html_option(cmd, args->trace_html);  // not with --reach or --count-schedules either
   add_front_options(cmd, args->front);
   cmd->callback([args, cmd, &exit_code] {
     args->threads_given = cmd->count("--threads") > 0;

@@ -1,9 +1,12 @@
 // `siren race FILE.c`: data-race checking, SV-COMP `no-data-race` (DESIGN.md §B7) with the
 // interleaved BMC (race/race.hpp). A race is printed with both accesses and the schedule
 // leading to the racy state (replayed by the interpreter), exit 10; otherwise SAFE / SAFE up to
-// bound K / UNKNOWN as for `check`. --json, --sarif FILE, --witness FILE (GraphML).
+// bound K / UNKNOWN as for `check`. --json, --sarif FILE, --witness FILE (GraphML or YAML).
 #include "apps/siren/commands.hpp"
 #include "apps/siren/race_common.hpp"
+#include "apps/siren/sarif_output.hpp"
+#include "apps/siren/trace_html.hpp"
+#include "apps/siren/witness_output.hpp"
 #include "race/race.hpp"
 #include "race/triage_batch.hpp"
 
@@ -30,8 +33,10 @@ struct RaceArgs {
   double timeout = 0;
   unsigned memory = 0;
   bool json = false;
-  std::string sarif, witness;
+  std::string sarif;
+  WitnessArgs witness;
   std::string trace_detail = "statement";
+  std::string trace_html;  // --trace-html FILE ("": none)
 };
 
 // unit: what --bound counted ("steps" or "transactions", stats.granularity).
@@ -79,6 +84,37 @@ void print_json(const race::RaceAnswer& r, const check::CheckStats& st, const st
   std::printf("%s\n", j.dump(2).c_str());
 }
 
+// --sarif: a race is one result at the first access, the second as a related location and the
+// schedule to the racy state as a code flow.
+SarifRun race_sarif(const std::string& file, const race::RaceAnswer& r, const check::CheckStats& st) {
+  SarifRun run;
+  run.program = file;
+  run.verdict = check::verdict_name(r.verdict);
+  run.verdict_text = verdict_line(r, st.granularity == "transaction" ? "transactions" : "steps")
+                         .substr(std::string("VERIFICATION RESULT: ").size());
+  run.notification_level = r.verdict == check::Verdict::Unknown ? "warning" : "note";
+  run.successful = !r.internal_error;
+  if (r.verdict != check::Verdict::Unsafe) return run;
+  const race::RaceEnd& f = r.first;
+  const race::RaceEnd& s = r.second;
+  SarifResult res;
+  res.rule = kSarifRaceRule;
+  res.level = "error";
+  res.kind = "fail";
+  res.message = fmt::format("Data race on '{}': {} of {} ({}) and {} of {} ({}), confirmed by a replayed schedule of {} "
+                            "steps.",
+                            f.variable, f.write ? "write" : "read", f.thread_name, f.stmt, s.write ? "write" : "read",
+                            s.thread_name, s.stmt, r.trace.size());
+  res.where = {f.file, f.line, f.column};
+  res.related = {{{s.file, s.line, s.column},
+                  fmt::format("The other access: {} of '{}' by {}.", s.write ? "write" : "read", s.variable,
+                              s.thread_name)}};
+  res.trace = r.trace;
+  res.properties = {{"verdict", "RACE"}, {"variable", f.variable}};
+  run.results.push_back(std::move(res));
+  return run;
+}
+
 int run_race(const RaceArgs& a) {
   const auto start = std::chrono::steady_clock::now();
   race::RaceAnswer result;
@@ -114,29 +150,24 @@ int run_race(const RaceArgs& a) {
   if (a.json) print_json(result, stats, a.trace_detail);
   else if (!result.internal_error) print_text(result, stats, a.trace_detail);
 
-  if (!a.sarif.empty()) {
-    auto results = nlohmann::ordered_json::array();
-    if (result.verdict == check::Verdict::Unsafe) {
-      const auto& f = result.first;
-      const auto& s = result.second;
-      results.push_back(sarif_result(
-          "error",
-          fmt::format("Data race on '{}': {} of {} ({}) and {} of {} ({}), confirmed by a replayed schedule of {} steps",
-                      f.variable, f.write ? "write" : "read", f.thread_name, f.stmt, s.write ? "write" : "read",
-                      s.thread_name, s.stmt, result.trace.size()),
-          f.file, f.line, f.column, std::make_tuple(s.file, s.line, s.column),
-          {{"verdict", "RACE"}, {"variable", f.variable}}));
-    }
-    if (!race::replace_file(a.sarif, sarif_log(results).dump(2) + "\n")) {
-      std::fprintf(stderr, "siren: cannot write %s\n", a.sarif.c_str());
+  if (!a.sarif.empty() && !write_sarif(a.sarif, race_sarif(a.file, result, stats))) return kExitInputError;
+  if (!a.trace_html.empty()) {
+    const bool race = result.verdict == check::Verdict::Unsafe;
+    const std::string verdict = verdict_line(result, stats.granularity == "transaction" ? "transactions" : "steps");
+    if (!write_trace_html(a.trace_html, {"race", a.file, verdict.substr(std::string("VERIFICATION RESULT: ").size()),
+                                         race ? shown_rows(result.trace, a.trace_detail) : std::vector<ir::TraceRow>{},
+                                         false, race ? std::vector<race::RaceEnd>{result.first, result.second}
+                                                     : std::vector<race::RaceEnd>{}}))
       return kExitInputError;
-    }
   }
-  if (!a.witness.empty() && result.verdict == check::Verdict::Unsafe && tm) {
-    if (!race::replace_file(a.witness, race_witness_graphml(a.file, result))) {
-      std::fprintf(stderr, "siren: cannot write %s\n", a.witness.c_str());
-      return kExitInputError;
-    }
+  if (!a.witness.files.empty() && result.verdict == check::Verdict::Unsafe && tm) {
+    witness::Violation v;
+    v.property = witness::Property::Race;
+    v.first_thread = result.first.thread;
+    v.first_pc = result.first.pc;
+    v.second_thread = result.second.thread;
+    v.second_pc = result.second.pc;
+    if (!write_witness(a.witness, *tm, a.file, a.front, result.trace, v)) return kExitInputError;
   }
   return verdict_exit_code(result.verdict, result.internal_error);
 }
@@ -161,8 +192,11 @@ void add_race_command(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(1u, 100000000u));
   cmd->add_flag("--json", args->json, "Print one JSON object instead of text");
   add_trace_detail_option(cmd, args->trace_detail);
-  cmd->add_option("--sarif", args->sarif, "Also write the result as a SARIF 2.1.0 log to FILE");
-  cmd->add_option("--witness", args->witness, "On a race, write an SV-COMP GraphML violation witness to FILE");
+  cmd->add_option("--sarif", args->sarif,
+                  "Also write the result as a SARIF 2.1.0 log to FILE (a race: one result at the first access, "
+                  "the second as a related location, the schedule as a code flow with a threadFlow per thread)");
+  add_trace_html_option(cmd, args->trace_html);
+  add_witness_options(cmd, args->witness);
   add_front_options(cmd, args->front);
   cmd->callback([args, &exit_code] {
     if (args->memory > 0) limit_memory_mb(args->memory);

@@ -7,6 +7,8 @@
 // formats the lines, and prints the progress bar and the summary (and SARIF).
 #include "apps/siren/commands.hpp"
 #include "apps/siren/race_common.hpp"
+#include "apps/siren/witness_output.hpp"
+#include "apps/siren/sarif_output.hpp"
 #include "race/triage.hpp"
 #include "race/triage_batch.hpp"
 
@@ -16,6 +18,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cctype>
 #include <map>
 #include <memory>
 #include <optional>
@@ -40,6 +43,7 @@ struct TriageArgs {
   bool quiet = false;
   std::string reduction = "sir";
   std::string granularity = "transaction";
+  std::string witness_dir;  // --witness-dir: DIR/<id>.graphml and DIR/<id>.yml per RACE
 };
 
 nlohmann::ordered_json loc_json(const race::SrcLoc& l) {
@@ -109,9 +113,23 @@ int run_triage(const TriageArgs& a) {
 
   auto format_line = [&](const race::TriageAnswer& t) {
     nlohmann::ordered_json witness = nullptr;
-    if (t.race && t.race->verdict == check::Verdict::Unsafe && !t.race->internal_error)
+    if (t.race && t.race->verdict == check::Verdict::Unsafe && !t.race->internal_error) {
       witness = {{"first", race_end_json(t.race->first)}, {"second", race_end_json(t.race->second)},
                  {"schedule", trace_json(t.race->trace)}};
+      if (!a.witness_dir.empty()) {  // SV-COMP witnesses of this race (witness_output.hpp)
+        std::string name;
+        for (char c : t.warning->id) name += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' ? c : '_';
+        WitnessArgs wa;
+        wa.files = {a.witness_dir + "/" + name + ".graphml", a.witness_dir + "/" + name + ".yml"};
+        witness::Violation v;
+        v.property = witness::Property::Race;
+        v.first_thread = t.race->first.thread;
+        v.first_pc = t.race->first.pc;
+        v.second_thread = t.race->second.thread;
+        v.second_pc = t.race->second.pc;
+        if (write_witness(wa, *lm.tm, a.program, a.front, t.race->trace, v)) witness["files"] = wa.files;
+      }
+    }
     return answer_line(*t.warning, t.verdict, t.race ? t.race->bound : 0, t.race ? t.race->seconds : 0.0, witness,
                        t.reason);
   };
@@ -152,7 +170,12 @@ int run_triage(const TriageArgs& a) {
     }
   }
   std::map<std::string, unsigned> counts;
-  auto sarif_results = nlohmann::ordered_json::array();
+  SarifRun sarif;
+  sarif.program = a.program;
+  // The files of the warnings as triage matched them: by base name against the program's.
+  auto place = [&](const race::SrcLoc& l) {
+    return SarifPlace{race::basename_of(l.file) == race::basename_of(a.program) ? a.program : l.file, l.line, l.column};
+  };
   for (const auto& w : ws) {
     auto it = line_of.find(w.id);
     if (it == line_of.end()) {
@@ -163,7 +186,6 @@ int run_triage(const TriageArgs& a) {
     const std::string v = j["verdict"].get<std::string>();
     ++counts[v];
     if (!a.sarif.empty()) {
-      std::string level = v == "RACE" ? "error" : v == "UNKNOWN" ? "warning" : "note";
       std::string text = v == "RACE" ? "Data race confirmed by a replayed schedule"
                          : v == "NO_RACE" ? "No data race: proven (every execution explored)"
                          : v == "NO_RACE_UP_TO_BOUND"
@@ -173,10 +195,16 @@ int run_triage(const TriageArgs& a) {
                                             : "Unknown: " + j.value("reason", std::string());
       nlohmann::ordered_json props = {{"id", w.id}, {"verdict", v}, {"bound", j["bound"]}};
       if (!j["witness"].is_null()) props["witness"] = j["witness"];
-      auto r = sarif_result(level, text, w.first.file, w.first.line, w.first.column,
-                            std::make_tuple(w.second.file, w.second.line, w.second.column), props);
-      r["kind"] = v == "RACE" ? "fail" : v == "UNKNOWN" ? "review" : v == "NO_ACCESS" ? "notApplicable" : "pass";
-      sarif_results.push_back(r);
+      SarifResult r;
+      r.rule = kSarifRaceRule;
+      // SARIF 2.1.0 3.27.10: a result whose kind is not "fail" has level "none".
+      r.level = v == "RACE" ? "error" : "none";
+      r.kind = v == "RACE" ? "fail" : v == "UNKNOWN" ? "review" : v == "NO_ACCESS" ? "notApplicable" : "pass";
+      r.message = text;
+      r.where = place(w.first);
+      r.related = {{place(w.second), "The other location of the warning."}};
+      r.properties = props;
+      sarif.results.push_back(std::move(r));
     }
   }
   if (!a.out.empty() && !a.quiet) {
@@ -187,9 +215,10 @@ int run_triage(const TriageArgs& a) {
     std::fprintf(s, "%-22s %6zu   (%.1f s, results in %s)\n", "total", ws.size(),
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), a.out.c_str());
   }
-  if (!a.sarif.empty() && !race::replace_file(a.sarif, sarif_log(sarif_results).dump(2) + "\n")) {
-    std::fprintf(stderr, "siren: cannot write %s\n", a.sarif.c_str());
-    return kExitInputError;
+  if (!a.sarif.empty()) {
+    sarif.verdict_text = fmt::format("{} warnings triaged", ws.size());
+    for (const auto& [verdict, n] : counts) sarif.verdict_text += fmt::format(", {} {}", n, verdict);
+    if (!write_sarif(a.sarif, sarif)) return kExitInputError;
   }
   return counts.count("(not answered)") ? kExitUnknown : kExitSafe;
 }
@@ -209,6 +238,10 @@ void add_triage_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--program", args->program, "The C program the warnings are about")->required();
   cmd->add_option("--out,-o", args->out, "Append JSON lines to FILE (resumable); default: stdout");
   cmd->add_option("--sarif", args->sarif, "Also write the results as a SARIF 2.1.0 log to FILE");
+  cmd->add_option("--witness-dir", args->witness_dir,
+                  "For every RACE, write SV-COMP violation witnesses DIR/ID.graphml and DIR/ID.yml (ID: the "
+                  "warning's id; `siren validate` checks them); the result line lists them under witness.files")
+      ->check(CLI::ExistingDirectory);
   cmd->add_option("--jobs,-j", args->jobs, "Worker processes (default 1)")->check(CLI::Range(1u, 256u));
   add_bound_option(cmd, args->bound);
   add_race_reduction_option(cmd, args->reduction);

@@ -25,5 +25,6 @@ void add_tg_command(CLI::App& app, int& exit_code);
 void add_race_command(CLI::App& app, int& exit_code);
 void add_triage_command(CLI::App& app, int& exit_code);
 void add_test_command(CLI::App& app, int& exit_code);
+void add_validate_command(CLI::App& app, int& exit_code);
 
 }  // namespace siren::app

@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   add_race_command(app, exit_code);
   add_triage_command(app, exit_code);
   add_test_command(app, exit_code);
+  add_validate_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,5 +1,5 @@
-// Shared by `siren race` and `siren triage` (cmd_race.cpp, cmd_triage.cpp): the JSON form of a race, SARIF 2.1.0 results and the SV-COMP GraphML
-// violation witness for data races.
+// Shared by `siren race` and `siren triage` (cmd_race.cpp, cmd_triage.cpp): the JSON form of a
+// race. (Their SARIF logs: sarif_output.hpp.)
 #pragma once
 
 #include "race/race.hpp"
@@ -16,16 +16,5 @@
 namespace siren::app {
 
 nlohmann::ordered_json race_end_json(const race::RaceEnd& e);
-
-/// One SARIF result for a race (ruleId "data-race"); `message` is its text.
-nlohmann::ordered_json sarif_result(const std::string& level, const std::string& message,
-                                    const std::string& file1, unsigned line1, unsigned col1,
-                                    const std::optional<std::tuple<std::string, unsigned, unsigned>>& second,
-                                    const nlohmann::ordered_json& properties);
-/// A SARIF 2.1.0 log with one run of siren and these results.
-nlohmann::ordered_json sarif_log(const nlohmann::ordered_json& results);
-
-/// SV-COMP GraphML 1.0 violation witness for a data race (LTL(G ! data-race)).
-std::string race_witness_graphml(const std::string& program_file, const race::RaceAnswer& a);
 
 }  // namespace siren::app

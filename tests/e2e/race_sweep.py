@@ -3,7 +3,8 @@
 
 Asserts (1) zero wrong verdicts: a `true` task is never UNSAFE, a `false` task is never SAFE
 or SAFE_UP_TO_BOUND; (2) the number of correct verdicts is at least the committed count in
-race_sweep_expected.json. Correct means UNSAFE for `false`, SAFE or SAFE_UP_TO_BOUND for
+race_sweep_expected.json; (3) with `--witnesses`, every UNSAFE answer writes a GraphML and a
+YAML witness that `siren validate` confirms (witness_check.py). Correct means UNSAFE for `false`, SAFE or SAFE_UP_TO_BOUND for
 `true`. Tasks listed in RELABELLED are scored against the verdict given there instead of the
 stored one: their stored file contradicts the stored expected verdict (the reason says why;
 docs/benchmark-labels.md records the decision, and siren's race is replayed by the
@@ -17,8 +18,11 @@ import csv
 import json
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
+
+from witness_check import unconfirmed, witness_args
 
 HERE = Path(__file__).resolve().parent
 EXPECTED = HERE / "race_sweep_expected.json"
@@ -56,20 +60,24 @@ def tasks(shared):
             yield key, path, safe
 
 
-def run(siren, path, timeout):
+def run(siren, path, timeout, witnesses=None, key=""):
+    """(verdict, seconds, reason, the race, witness failures)."""
     start = time.monotonic()
+    more = witness_args(witnesses, key) if witnesses else []
     try:
-        p = subprocess.run([siren, "race", str(path), "--json", "--timeout", str(timeout)],
+        p = subprocess.run([siren, "race", str(path), "--json", "--timeout", str(timeout), *more],
                            capture_output=True, text=True, timeout=timeout + 15)
     except subprocess.TimeoutExpired:
-        return "HUNG", time.monotonic() - start, "killed after the time limit", None
+        return "HUNG", time.monotonic() - start, "killed after the time limit", None, []
     elapsed = time.monotonic() - start
     try:
         out = json.loads(p.stdout)
-        return out.get("verdict", "?"), elapsed, out.get("reason", ""), out.get("race")
     except json.JSONDecodeError:
         line = (p.stderr.strip().splitlines() or ["no output"])[0]
-        return f"EXIT{p.returncode}", elapsed, line[:200], None
+        return f"EXIT{p.returncode}", elapsed, line[:200], None, []
+    verdict = out.get("verdict", "?")
+    failures = unconfirmed(siren, path, witnesses, key, timeout) if witnesses and verdict == "UNSAFE" else []
+    return verdict, elapsed, out.get("reason", ""), out.get("race"), failures
 
 
 def main():
@@ -79,15 +87,21 @@ def main():
     ap.add_argument("--timeout", type=int, default=20)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--update", action="store_true")
+    ap.add_argument("--witnesses", action="store_true",
+                    help="write both witnesses of every race found and check that siren validate confirms them")
     args = ap.parse_args()
+    wdir = tempfile.mkdtemp(prefix="siren-witnesses-") if args.witnesses else None
+    unvalidated, unsafe = [], 0
 
     todo = list(tasks(args.shared))
     wrong, correct, fast_correct, other = [], [], [], []
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
-        futs = {ex.submit(run, args.siren, path, args.timeout): (key, path, safe) for key, path, safe in todo}
+        futs = {ex.submit(run, args.siren, path, args.timeout, wdir, key): (key, path, safe) for key, path, safe in todo}
         for fut in concurrent.futures.as_completed(futs):
             key, path, safe = futs[fut]
-            verdict, secs, reason, race = fut.result()
+            verdict, secs, reason, race, witness_failures = fut.result()
+            unvalidated += witness_failures
+            unsafe += verdict == "UNSAFE"
             says_safe = verdict in ("SAFE", "SAFE_UP_TO_BOUND")
             says_unsafe = verdict == "UNSAFE"
             where = ""
@@ -118,8 +132,14 @@ def main():
         n = max(len(fast_correct), expected.get("correct", 0))
         EXPECTED.write_text(json.dumps({"correct": n}, indent=2) + "\n")
         print(f"updated {EXPECTED.name}: correct >= {n}")
+    if args.witnesses:
+        print(f"witnesses: {2 * unsafe - len(unvalidated)} of {2 * unsafe} confirmed by siren validate")
+    for u in unvalidated:
+        print(f"FAIL {u}")
     if wrong:
         print("WRONG verdicts:", ", ".join(sorted(wrong)))
+        return 1
+    if unvalidated:
         return 1
     if len(correct) < expected.get("correct", 0):
         print(f"FAIL: {len(correct)} correct < committed {expected['correct']}")
