@@ -84,8 +84,11 @@ class Validator {
  public:
   Validator(const ir::ThreadModel& tm, const Witness& w, const ValidateOptions& o)
       : tm_(tm), w_(w), o_(o), interp_(tm), accesses_(race::all_data_accesses(tm)) {
-    for (const Edge& e : w.edges)
+    out_.resize(w.nodes);
+    for (const Edge& e : w.edges) {
       if (e.match.result) witness_values_.push_back(*e.match.result);
+      out_[e.from].push_back(&e);
+    }
   }
 
   Validation run() {
@@ -158,14 +161,15 @@ class Validator {
   std::vector<Node> nodes_;
   std::unordered_set<Key, KeyHash, KeyEq> seen_;
   std::string incomplete_;
+  std::vector<std::vector<const Edge*>> out_;  // the edges leaving each node
   bool strict_ = false;  // search(): only steps the witness accounts for
   unsigned deepest_ = 0;  // the highest witness node reached (for linear witnesses: waypoints followed)
 
   std::string progress() const {
-    for (const Edge& e : w_.edges)
-      if (e.from == deepest_ && e.match.line)
+    for (const Edge* e : out_[deepest_])
+      if (e->match.line)
         return fmt::format("; the furthest run follows {} of the witness's {} edges, up to line {}", deepest_,
-                           w_.edges.size(), e.match.line);
+                           w_.edges.size(), e->match.line);
     return "";
   }
 
@@ -195,8 +199,8 @@ class Validator {
       const ir::Value v{ir::normalize(ty, static_cast<std::uint64_t>(x)), 0};
       if (std::find(vals.begin(), vals.end(), v) == vals.end()) vals.push_back(v);
     };
-    for (const Edge& e : w_.edges)
-      if (e.from == n.q && e.match.result && (!e.match.line || e.match.line == in.loc.line)) add(*e.match.result);
+    for (const Edge* e : out_[n.q])
+      if (e->match.result && (!e->match.line || e->match.line == in.loc.line)) add(*e->match.result);
     bool restricted = false;
     for (const ir::Value& v : explicit_state::nondet_domain(ty, -2, 2, restricted))
       if (std::find(vals.begin(), vals.end(), v) == vals.end()) vals.push_back(v);
@@ -272,12 +276,12 @@ class Validator {
     // The threads the next waypoints name (they may need to reach them), and the lines there.
     std::vector<ir::ThreadId> wanted;
     std::vector<std::pair<ir::ThreadId, unsigned>> preparing;  // (thread, line) of a next waypoint
-    for (const Edge& e : w_.edges)
-      if (e.from == nodes_[i].q && e.match.thread)
+    for (const Edge* e : out_[nodes_[i].q])
+      if (e->match.thread)
         for (std::size_t u = 0; u < tm_.threads.size(); ++u)
-          if (nodes_[i].wid_of[u] == static_cast<int>(*e.match.thread)) {
+          if (nodes_[i].wid_of[u] == static_cast<int>(*e->match.thread)) {
             wanted.push_back(static_cast<ir::ThreadId>(u));
-            preparing.emplace_back(static_cast<ir::ThreadId>(u), e.match.line);
+            preparing.emplace_back(static_cast<ir::ThreadId>(u), e->match.line);
           }
     for (ir::ThreadId t = 0; t < tm_.threads.size(); ++t) {
       if (!interp_.enabled(nodes_[i].state, t)) continue;
@@ -290,11 +294,11 @@ class Validator {
         const StepFacts f = facts(n, t, step, r, after);
         // The witness's moves: every matching edge out of q (none: q stays).
         std::vector<std::pair<unsigned, std::vector<int>>> moves;
-        for (const Edge& e : w_.edges) {
-          if (o_.test_ignore_witness || e.from != n.q || !matches(e.match, f, n.wid_of)) continue;
+        for (const Edge* e : out_[n.q]) {
+          if (o_.test_ignore_witness || !matches(e->match, f, n.wid_of)) continue;
           std::vector<int> wid = n.wid_of;
-          if (e.match.creates) wid[f.created] = static_cast<int>(*e.match.creates);
-          moves.emplace_back(e.to, std::move(wid));
+          if (e->match.creates) wid[f.created] = static_cast<int>(*e->match.creates);
+          moves.emplace_back(e->to, std::move(wid));
         }
         if (moves.empty()) moves.emplace_back(n.q, n.wid_of);
         for (auto& [q, wid] : moves) {
