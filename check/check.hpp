@@ -28,11 +28,13 @@ bool check_explicit(const ir::ThreadModel& tm, const CheckOptions& options, Chec
 /// Context switches of a trace: neighbouring steps of different threads.
 unsigned context_switches(const std::vector<ir::TraceRow>& trace);
 
-/// An UNSAFE answer's counterexample made shorter where possible (issue 23): a breadth-first
-/// search of the explorer (explicit/explorer.hpp) for a property violation in fewer steps than
-/// the trace, with the trace's nondet values in its domains, within the options' shortening
-/// budget. A violation it finds is replayed (ir::replay_counterexample) and replaces the trace;
-/// the stats keep the found trace's size.
+/// An UNSAFE answer's counterexample made shorter where possible (issue 23), within the options'
+/// shortening budget: the trace minimized by replay (ir::minimize_schedule: per-thread suffixes
+/// and loop iterations, ddmin, runs moved to merge), then a breadth-first search of the explorer
+/// (explicit/explorer.hpp) for a property violation in fewer steps than that, with the trace's
+/// nondet values in its domains, minimized in turn. Every candidate is replayed
+/// (ir::replay_counterexample); the one with the fewest statements (ir::statement_rows), then
+/// context switches, then steps replaces the trace; the stats keep the found trace's size.
 void shorten_counterexample(const ir::ThreadModel& tm, const CheckOptions& options, CheckResult& res);
 
 /// Runs the checker (an UNSAFE counterexample shortened, CheckOptions::shorten). Catches

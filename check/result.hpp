@@ -92,11 +92,15 @@ struct CheckOptions {
   /// (no thread can move), ends in an error step, or has K steps. For programs without nondet.
   bool count_schedules = false;
   std::uint64_t max_schedules = 10'000'000;  // give up counting beyond this
-  /// UNSAFE: look for a shorter counterexample (check::shorten_counterexample): a breadth-first
-  /// search for a violation in fewer steps, for at most `shorten_seconds` (and a fifth of the
-  /// time left).
+  /// UNSAFE: look for a shorter counterexample (check::shorten_counterexample): the trace
+  /// minimized by replay (ir::minimize_schedule), and a breadth-first search for a violation in
+  /// fewer steps, for at most `shorten_seconds` (and a fifth of the time left, but at least 2 s,
+  /// or half the time left when that is less than 4 s; never past the deadline).
   bool shorten = true;
   double shorten_seconds = 3;
+  /// TEST ONLY: shortening takes the minimized schedule without replaying any candidate
+  /// (ir::minimize_schedule's `judge` false), deliberately wrong; no command accepts it.
+  bool test_shorten_unjudged = false;
 };
 
 struct CheckStats {

@@ -77,12 +77,18 @@ ReplayedTrace replay_counterexample(const ThreadModel& tm, const std::vector<Val
                                    const std::vector<Step>& schedule);
 
 /// A shorter failing schedule, judged by replay alone (so whatever it returns is a real
-/// counterexample: ir::replay ends in a property violation at its last step): delta debugging
-/// (ddmin) removes chunks of steps, then neighbouring runs of two threads are swapped where that
-/// merges runs of one thread (fewer context switches). Stops at `deadline`; returns `schedule`
-/// itself when nothing shorter replays.
+/// counterexample: ir::replay ends in a property violation at its last step). Per thread, in
+/// its own order wherever its steps are interleaved: the longest suffix of its steps that can
+/// go, then loop iterations (a stretch of its steps from a pc back to the same pc, so its later
+/// steps run the same instructions); then delta debugging (ddmin) over chunks of consecutive
+/// steps; both again while either removes something; then fewer context switches: a run of one
+/// thread moved next to its thread's next run (or that run next to it), and a statement split
+/// over two runs (a join that waited) joined into one row. Stops at `deadline`; returns
+/// `schedule` itself when nothing shorter replays. `judge` false is TEST ONLY
+/// (CheckOptions::test_shorten_unjudged): candidates are accepted without replay, deliberately
+/// wrong.
 std::vector<Step> minimize_schedule(const ThreadModel& tm, const std::vector<Value>& initial,
                                     std::vector<Step> schedule,
-                                    std::chrono::steady_clock::time_point deadline);
+                                    std::chrono::steady_clock::time_point deadline, bool judge = true);
 
 }  // namespace siren::ir
