@@ -27,11 +27,6 @@ struct Point {
   bool target = false;                 // the failing assertion / a racing access
 };
 
-std::string base_name(const std::string& path) {
-  const auto slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 std::string start_routine(const std::string& thread_name) { return thread_name.substr(0, thread_name.find('#')); }
 
 /// The value of the C condition of conditional jump `in` when the jump was (not) taken: the
@@ -257,7 +252,7 @@ std::string write_yaml(const ir::ThreadModel& tm, const std::vector<ir::TraceRow
       o += std::string("              format: ") + format + "\n";
     }
     o += "            location:\n";
-    o += "              file_name: " + yq(base_name(p.file)) + "\n";
+    o += "              file_name: " + yq(p.file) + "\n";  // as input_files names it
     o += "              line: " + std::to_string(p.line) + "\n";
     o += "            thread_id: " + std::to_string(p.thread) + "\n";
   };
