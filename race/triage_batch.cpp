@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <new>
 #include <sstream>
 
@@ -109,6 +110,22 @@ ResultsFile::~ResultsFile() {
 
 namespace {
 
+// The progress pipe carries one byte per answer: the verdict's code.
+constexpr char kVerdictCodes[] = {'R', 'N', 'B', 'A', 'U'};  // of kTriageVerdicts
+static_assert(std::size(kVerdictCodes) == std::size(kTriageVerdicts));
+
+char verdict_code(const std::string& v) {
+  for (std::size_t i = 0; i < std::size(kTriageVerdicts); ++i)
+    if (v == kTriageVerdicts[i]) return kVerdictCodes[i];
+  return 'U';
+}
+
+std::string verdict_of_code(char c) {
+  for (std::size_t i = 0; i < std::size(kTriageVerdicts); ++i)
+    if (c == kVerdictCodes[i]) return kTriageVerdicts[i];
+  return "UNKNOWN";
+}
+
 // A worker: answers `ws` over one encoding, appending lines to `fd`; one byte per answer to
 // `progress_fd` (if >= 0).
 void work(const ir::ThreadModel& tm, const std::vector<Warning>& ws, const LocalTriageOptions& o, int fd,
@@ -119,7 +136,7 @@ void work(const ir::ThreadModel& tm, const std::vector<Warning>& ws, const Local
       std::_Exit(1);
     }
     if (progress_fd >= 0) {
-      const char c = '.';
+      const char c = verdict_code(a.verdict);
       (void)!::write(progress_fd, &c, 1);
     }
   };
@@ -194,8 +211,8 @@ bool triage_locally(const ir::ThreadModel& tm, const std::vector<Warning>& todo,
     const ssize_t n = ::read(pipefd[0], buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
-    done += static_cast<std::size_t>(n);
-    if (o.progress) o.progress(done);
+    for (ssize_t i = 0; i < n; ++i)
+      if (o.progress) o.progress(++done, verdict_of_code(buf[i]));
   }
   if (pipefd[0] >= 0) ::close(pipefd[0]);
   for (pid_t k : kids) {

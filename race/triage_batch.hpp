@@ -55,6 +55,9 @@ class ResultsFile {
   std::set<std::string> answered_;
 };
 
+/// Every verdict a triage answer can have, in the order summaries list them.
+inline constexpr const char* kTriageVerdicts[] = {"RACE", "NO_RACE", "NO_RACE_UP_TO_BOUND", "NO_ACCESS", "UNKNOWN"};
+
 /// One answered warning: decided without solving (`race` null, `reason` says why) or by a
 /// race query (`race` its answer).
 struct TriageAnswer {
@@ -67,8 +70,8 @@ struct TriageAnswer {
 struct LocalTriageOptions {
   unsigned jobs = 1;
   RaceRunOptions run;  // bound, reduction, per-query timeout, deadline
-  /// Called in the parent with the number of warnings answered so far, after each answer.
-  std::function<void(std::size_t)> progress;
+  /// Called in the parent after each answer with the number answered so far and the verdict.
+  std::function<void(std::size_t done, const std::string& verdict)> progress;
 };
 
 /// Answers `todo` in `o.jobs` worker processes forked from this one (warning i goes to worker

@@ -103,7 +103,7 @@ std::string warning_id(const SrcLoc& a, const SrcLoc& b) {
   return fmt::format("{:016x}", fnv1a(sa + "|" + sb));
 }
 
-std::vector<Warning> parse_warnings(const std::string& path) {
+std::vector<Warning> parse_warnings(const std::string& path, std::vector<std::string>* duplicates) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw WarningsError(path + ": cannot read the file");
   std::stringstream buf;
@@ -188,6 +188,7 @@ std::vector<Warning> parse_warnings(const std::string& path) {
   std::vector<Warning> uniq;
   for (auto& w : out)
     if (seen.insert(w.id).second) uniq.push_back(std::move(w));
+    else if (duplicates) duplicates->push_back(w.id);
   return uniq;
 }
 

@@ -28,8 +28,8 @@ struct WarningsError : std::runtime_error {
 };
 
 /// Parses a SARIF / JSON / CSV warnings file (format by content). Duplicates (same id) are
-/// dropped, the first kept.
-std::vector<Warning> parse_warnings(const std::string& path);
+/// dropped, the first kept; their ids are added to `duplicates` when it is given.
+std::vector<Warning> parse_warnings(const std::string& path, std::vector<std::string>* duplicates = nullptr);
 
 std::string warning_id(const SrcLoc& a, const SrcLoc& b);
 

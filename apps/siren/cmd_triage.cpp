@@ -1,16 +1,26 @@
-// `siren triage [WARNINGS] --program FILE.c [--out results.jsonl] [--jobs N]`: batch triage of
+// `siren triage [WARNINGS] --program FILE.c | --manifest FILE [--out results.jsonl] [--jobs N]
+// [--shard I/N] [--executor local|slurm]`: batch triage of
 // static race warnings (DESIGN.md §B7, Part C "Triage amortisation"; race/triage.hpp, and
 // race/triage_batch.hpp for the resumable results file and the worker processes).
 //
 // One JSON line per warning {"id", "first", "second", "verdict", "bound", "seconds",
 // "witness", "reason"}, written as each warning is answered; this file parses the options,
-// formats the lines, and prints the progress bar and the summary (and SARIF).
+// formats the lines, and prints the progress bar and the summary (and SARIF). With --manifest
+// (race/manifest.hpp) it triages many programs into one stream, each line naming its program
+// and its id prefixed by the item's ("PREFIX/WARNING-ID"), which is also the resume key;
+// --shard I/N answers one deterministic shard of the work (race/triage_shards.hpp);
+// --executor slurm hands the work to one Slurm array job (triage_slurm.hpp).
 #include "apps/siren/commands.hpp"
 #include "apps/siren/race_common.hpp"
 #include "apps/siren/witness_output.hpp"
 #include "apps/siren/sarif_output.hpp"
 #include "race/triage.hpp"
 #include "race/triage_batch.hpp"
+#include "race/manifest.hpp"
+#include "race/triage_shards.hpp"
+#include "apps/siren/triage_progress.hpp"
+#include "apps/siren/triage_run.hpp"
+#include "apps/siren/triage_slurm.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -19,6 +29,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cctype>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <optional>
@@ -29,31 +40,17 @@
 namespace siren::app {
 namespace {
 
-struct TriageArgs {
-  std::string warnings;
-  std::string program;
-  std::string out;
-  std::string sarif;
-  unsigned jobs = 1;
-  unsigned bound = check::CheckOptions{}.bound;
-  FrontArgs front;
-  double timeout = 0;        // per warning (solving time)
-  double total_timeout = 0;  // whole run
-  unsigned memory = 0;
-  bool quiet = false;
-  std::string reduction = "sir";
-  std::string granularity = "transaction";
-  std::string witness_dir;  // --witness-dir: DIR/<id>.graphml and DIR/<id>.yml per RACE
-};
-
 nlohmann::ordered_json loc_json(const race::SrcLoc& l) {
   return {{"file", l.file}, {"line", l.line}, {"column", l.column}};
 }
 
-std::string answer_line(const race::Warning& w, const std::string& verdict, unsigned bound, double seconds,
-                        const nlohmann::ordered_json& witness, const std::string& reason) {
+}  // namespace
+
+std::string answer_line(const race::Warning& w, const std::string& program, const std::string& verdict, unsigned bound,
+                        double seconds, const nlohmann::ordered_json& witness, const std::string& reason) {
   nlohmann::ordered_json j;
   j["id"] = w.id;
+  if (!program.empty()) j["program"] = program;
   j["first"] = loc_json(w.first);
   j["second"] = loc_json(w.second);
   j["verdict"] = verdict;
@@ -64,31 +61,107 @@ std::string answer_line(const race::Warning& w, const std::string& verdict, unsi
   return j.dump() + "\n";
 }
 
-void progress_bar(std::size_t done, std::size_t total, double secs) {
-  const int width = 40;
-  const int fill = total ? static_cast<int>(width * done / total) : width;
-  std::fprintf(stderr, "\r[%s%s] %zu/%zu warnings  %.1f s", std::string(fill, '#').c_str(),
-               std::string(width - fill, ' ').c_str(), done, total, secs);
-  std::fflush(stderr);
+namespace {
+
+// The programs of this run with their warnings (ids made unique across a manifest's items);
+// a bad manifest line or program is reported (one line naming it) and left out.
+std::vector<TriageItem> load_items(const TriageArgs& a, bool& input_error) {
+  std::vector<TriageItem> items;
+  auto load = [&](TriageItem& it, const std::string& warnings, const std::string& prefix) -> bool {
+    auto where = [&] { return fmt::format("{}:{}", a.manifest, it.line); };
+    it.lm = load_model(it.program, it.front);
+    if (it.lm.input_error) {
+      if (it.line) std::fprintf(stderr, "siren: %s: %s: cannot be translated (above)\n", where().c_str(), it.program.c_str());
+      return false;
+    }
+    if (!warnings.empty()) {
+      std::vector<std::string> dups;
+      try {
+        it.ws = race::parse_warnings(warnings, it.line ? &dups : nullptr);
+      } catch (const race::WarningsError& e) {
+        if (it.line) std::fprintf(stderr, "siren: %s: malformed warnings: %s\n", where().c_str(), e.what());
+        else std::fprintf(stderr, "siren: malformed warnings: %s\n", e.what());
+        return false;
+      }
+      if (!dups.empty()) {
+        std::fprintf(stderr, "siren: %s: duplicate warning id %s in %s (%zu duplicates)\n", where().c_str(),
+                     dups.front().c_str(), warnings.c_str(), dups.size());
+        return false;
+      }
+    } else if (it.lm.tm) {
+      it.ws = race::lockset_candidates(*it.lm.tm);
+      if (!a.quiet && !it.line)
+        std::fprintf(stderr, "siren: %zu candidate pairs from the lockset analysis\n", it.ws.size());
+    }
+    if (!prefix.empty())
+      for (auto& w : it.ws) w.id = race::manifest_result_id(prefix, w.id);
+    return true;
+  };
+  if (a.manifest.empty()) {
+    TriageItem it;
+    it.program = a.program;
+    it.front = a.front;
+    if (!load(it, a.warnings, "")) {
+      input_error = true;
+      return {};
+    }
+    items.push_back(std::move(it));
+    return items;
+  }
+  const race::Manifest m = race::read_manifest(a.manifest);
+  for (const auto& e : m.errors) {
+    std::fprintf(stderr, "siren: %s:%u: %s\n", a.manifest.c_str(), e.line, e.message.c_str());
+    input_error = true;
+  }
+  for (const auto& mi : m.items) {
+    TriageItem it;
+    it.program = mi.program;
+    it.line = mi.line;
+    it.named = true;
+    it.front = a.front;
+    it.front.clang_args.insert(it.front.clang_args.end(), mi.clang_args.begin(), mi.clang_args.end());
+    if (!load(it, mi.warnings, mi.prefix)) {
+      input_error = true;
+      continue;
+    }
+    items.push_back(std::move(it));
+  }
+  return items;
+}
+
+// Sets each item's `mine`: its warnings not answered in --exclude-answered, restricted to the
+// --shard of them.
+void assign_work(const TriageArgs& a, std::vector<TriageItem>& items, const std::optional<race::ShardSpec>& shard) {
+  std::set<std::string> excluded;
+  if (!a.exclude_answered.empty())
+    for (const auto& l : race::ResultsFile::read_lines(a.exclude_answered))
+      excluded.insert(nlohmann::json::parse(l)["id"].get<std::string>());
+  std::vector<std::size_t> sizes;
+  for (auto& it : items) {
+    it.mine.clear();
+    for (const auto& w : it.ws)
+      if (!excluded.count(w.id)) it.mine.push_back(w);
+    sizes.push_back(it.mine.size());
+  }
+  if (!shard) return;
+  const auto plan = race::plan_shards(sizes, shard->count);
+  std::vector<std::vector<race::Warning>> kept(items.size());
+  for (const auto& p : plan[shard->index])
+    kept[p.item].insert(kept[p.item].end(), items[p.item].mine.begin() + p.begin, items[p.item].mine.begin() + p.end);
+  for (std::size_t i = 0; i < items.size(); ++i) items[i].mine = std::move(kept[i]);
 }
 
 int run_triage(const TriageArgs& a) {
   const auto start = std::chrono::steady_clock::now();
-  LoadedModel lm = load_model(a.program, a.front);
-  if (lm.input_error) return lm.input_error;
-
-  std::vector<race::Warning> ws;
-  if (!a.warnings.empty()) {
-    try {
-      ws = race::parse_warnings(a.warnings);
-    } catch (const race::WarningsError& e) {
-      std::fprintf(stderr, "siren: malformed warnings: %s\n", e.what());
-      return kExitInputError;
-    }
-  } else if (lm.tm) {
-    ws = race::lockset_candidates(*lm.tm);
-    if (!a.quiet) std::fprintf(stderr, "siren: %zu candidate pairs from the lockset analysis\n", ws.size());
+  std::optional<race::ShardSpec> shard;
+  if (!a.shard.empty() && !(shard = race::parse_shard(a.shard))) {
+    std::fprintf(stderr, "siren: --shard %s: expected I/N with 0 <= I < N\n", a.shard.c_str());
+    return kExitUsage;
   }
+  bool input_error = false;
+  std::vector<TriageItem> items = load_items(a, input_error);
+  if (a.manifest.empty() && input_error) return kExitInputError;
+  assign_work(a, items, shard);
 
   // Output: resume from the existing results file.
   std::optional<race::ResultsFile> results;
@@ -104,41 +177,58 @@ int run_triage(const TriageArgs& a) {
     fd = results->fd();
     answered = results->answered();
   }
-  std::vector<race::Warning> todo;
-  for (const auto& w : ws)
-    if (!answered.count(w.id)) todo.push_back(w);
-  if (!a.quiet && !answered.empty())
-    std::fprintf(stderr, "siren: %zu of %zu warnings already answered in %s\n", ws.size() - todo.size(), ws.size(),
-                 a.out.c_str());
+  std::vector<std::vector<race::Warning>> todo(items.size());
+  std::size_t n_mine = 0, n_todo = 0;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    for (const auto& w : items[i].mine)
+      if (!answered.count(w.id)) todo[i].push_back(w);
+    n_mine += items[i].mine.size();
+    n_todo += todo[i].size();
+  }
+  if (!a.quiet && n_todo < n_mine)
+    std::fprintf(stderr, "siren: %zu of %zu warnings already answered in %s\n", n_mine - n_todo, n_mine, a.out.c_str());
 
-  auto format_line = [&](const race::TriageAnswer& t) {
-    nlohmann::ordered_json witness = nullptr;
-    if (t.race && t.race->verdict == check::Verdict::Unsafe && !t.race->internal_error) {
-      witness = {{"first", race_end_json(t.race->first)}, {"second", race_end_json(t.race->second)},
-                 {"schedule", trace_json(t.race->trace)}};
-      if (!a.witness_dir.empty()) {  // SV-COMP witnesses of this race (witness_output.hpp)
-        std::string name;
-        for (char c : t.warning->id) name += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' ? c : '_';
-        WitnessArgs wa;
-        wa.files = {a.witness_dir + "/" + name + ".graphml", a.witness_dir + "/" + name + ".yml"};
-        witness::Violation v;
-        v.property = witness::Property::Race;
-        v.first_thread = t.race->first.thread;
-        v.first_pc = t.race->first.pc;
-        v.second_thread = t.race->second.thread;
-        v.second_pc = t.race->second.pc;
-        if (write_witness(wa, *lm.tm, a.program, a.front, t.race->trace, v)) witness["files"] = wa.files;
+  const bool tty = !a.quiet && ::isatty(STDERR_FILENO);
+  TriageProgress progress(n_todo, tty);
+  bool workers_ok = true;
+  if (a.executor == "slurm" && n_todo > 0) {
+    if (const int rc = triage_on_slurm(a, items, todo, fd, answered, progress)) return rc;
+  }
+  for (std::size_t i = 0; i < items.size() && a.executor == "local"; ++i) {
+    const TriageItem& item = items[i];
+    const std::string named = item.named ? item.program : std::string();
+    auto format_line = [&](const race::TriageAnswer& t) {
+      nlohmann::ordered_json witness = nullptr;
+      if (t.race && t.race->verdict == check::Verdict::Unsafe && !t.race->internal_error) {
+        witness = {{"first", race_end_json(t.race->first)}, {"second", race_end_json(t.race->second)},
+                   {"schedule", trace_json(t.race->trace)}};
+        if (!a.witness_dir.empty()) {  // SV-COMP witnesses of this race (witness_output.hpp)
+          std::string name;
+          for (char c : t.warning->id) name += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' ? c : '_';
+          WitnessArgs wa;
+          wa.files = {a.witness_dir + "/" + name + ".graphml", a.witness_dir + "/" + name + ".yml"};
+          witness::Violation v;
+          v.property = witness::Property::Race;
+          v.first_thread = t.race->first.thread;
+          v.first_pc = t.race->first.pc;
+          v.second_thread = t.race->second.thread;
+          v.second_pc = t.race->second.pc;
+          if (write_witness(wa, *item.lm.tm, item.program, item.front, t.race->trace, v)) witness["files"] = wa.files;
+        }
       }
+      return answer_line(*t.warning, named, t.verdict, t.race ? t.race->bound : 0, t.race ? t.race->seconds : 0.0,
+                         witness, t.reason);
+    };
+    if (todo[i].empty()) continue;
+    if (!item.lm.tm) {  // unsupported C or internal error: every open warning is UNKNOWN
+      for (const auto& w : todo[i]) {
+        if (!race::append_line(fd, answer_line(w, named, "UNKNOWN", 0, 0.0, nullptr,
+                                               item.lm.unknown.value_or("unsupported"))))
+          return kExitInputError;
+        progress.answered("UNKNOWN");
+      }
+      continue;
     }
-    return answer_line(*t.warning, t.verdict, t.race ? t.race->bound : 0, t.race ? t.race->seconds : 0.0, witness,
-                       t.reason);
-  };
-  if (!lm.tm) {  // unsupported C or internal error: every open warning is UNKNOWN
-    for (const auto& w : todo)
-      if (!race::append_line(fd, answer_line(w, "UNKNOWN", 0, 0.0, nullptr, lm.unknown.value_or("unsupported"))))
-        return kExitInputError;
-  } else if (!todo.empty()) {
-    const bool tty = !a.quiet && ::isatty(STDERR_FILENO);
     race::LocalTriageOptions lo;
     lo.jobs = a.jobs;
     lo.run.check.bound = a.bound;
@@ -148,20 +238,15 @@ int run_triage(const TriageArgs& a) {
     if (a.total_timeout > 0)
       lo.run.check.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                           std::chrono::duration<double>(a.total_timeout));
-    if (tty) {
-      progress_bar(0, todo.size(), 0);
-      lo.progress = [&](std::size_t done) {
-        progress_bar(done, todo.size(),
-                     std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-      };
-    }
-    const bool ok = race::triage_locally(*lm.tm, todo, lo, fd, format_line);
-    if (tty) std::fprintf(stderr, "\n");
-    if (!ok) std::fprintf(stderr, "siren: a triage worker failed; re-run with the same --out to finish\n");
+    lo.progress = [&](std::size_t, const std::string& verdict) { progress.answered(verdict); };
+    progress.draw();
+    workers_ok = race::triage_locally(*item.lm.tm, todo[i], lo, fd, format_line) && workers_ok;
   }
+  progress.finish();
+  if (!workers_ok) std::fprintf(stderr, "siren: a triage worker failed; re-run with the same --out to finish\n");
   results.reset();
 
-  // Summary (and SARIF) over every answered warning of this input.
+  // Summary (and SARIF) over every warning this run is responsible for.
   std::map<std::string, std::string> line_of;
   if (!a.out.empty()) {
     for (const auto& l : race::ResultsFile::read_lines(a.out)) {
@@ -170,56 +255,77 @@ int run_triage(const TriageArgs& a) {
     }
   }
   std::map<std::string, unsigned> counts;
+  std::vector<std::map<std::string, unsigned>> item_counts(items.size());
   SarifRun sarif;
   sarif.program = a.program;
   // The files of the warnings as triage matched them: by base name against the program's.
   auto place = [&](const race::SrcLoc& l) {
     return SarifPlace{race::basename_of(l.file) == race::basename_of(a.program) ? a.program : l.file, l.line, l.column};
   };
-  for (const auto& w : ws) {
-    auto it = line_of.find(w.id);
-    if (it == line_of.end()) {
-      ++counts["(not answered)"];
-      continue;
+  for (std::size_t i = 0; i < items.size(); ++i)
+    for (const auto& w : items[i].mine) {
+      auto it = line_of.find(w.id);
+      if (it == line_of.end()) {
+        ++counts["(not answered)"];
+        ++item_counts[i]["(not answered)"];
+        continue;
+      }
+      auto j = nlohmann::ordered_json::parse(it->second);
+      const std::string v = j["verdict"].get<std::string>();
+      ++counts[v];
+      ++item_counts[i][v];
+      if (!a.sarif.empty()) {
+        std::string text = v == "RACE" ? "Data race confirmed by a replayed schedule"
+                           : v == "NO_RACE" ? "No data race: proven (every execution explored)"
+                           : v == "NO_RACE_UP_TO_BOUND"
+                               ? fmt::format("No data race in executions of at most {} frames (--bound; not a proof)",
+                                             j["bound"].get<unsigned>())
+                           : v == "NO_ACCESS" ? "No memory access of the program at a location of this warning"
+                                              : "Unknown: " + j.value("reason", std::string());
+        nlohmann::ordered_json props = {{"id", w.id}, {"verdict", v}, {"bound", j["bound"]}};
+        if (!j["witness"].is_null()) props["witness"] = j["witness"];
+        SarifResult r;
+        r.rule = kSarifRaceRule;
+        // SARIF 2.1.0 3.27.10: a result whose kind is not "fail" has level "none".
+        r.level = v == "RACE" ? "error" : "none";
+        r.kind = v == "RACE" ? "fail" : v == "UNKNOWN" ? "review" : v == "NO_ACCESS" ? "notApplicable" : "pass";
+        r.message = text;
+        r.where = place(w.first);
+        r.related = {{place(w.second), "The other location of the warning."}};
+        r.properties = props;
+        sarif.results.push_back(std::move(r));
+      }
     }
-    auto j = nlohmann::ordered_json::parse(it->second);
-    const std::string v = j["verdict"].get<std::string>();
-    ++counts[v];
-    if (!a.sarif.empty()) {
-      std::string text = v == "RACE" ? "Data race confirmed by a replayed schedule"
-                         : v == "NO_RACE" ? "No data race: proven (every execution explored)"
-                         : v == "NO_RACE_UP_TO_BOUND"
-                             ? fmt::format("No data race in executions of at most {} frames (--bound; not a proof)",
-                                           j["bound"].get<unsigned>())
-                         : v == "NO_ACCESS" ? "No memory access of the program at a location of this warning"
-                                            : "Unknown: " + j.value("reason", std::string());
-      nlohmann::ordered_json props = {{"id", w.id}, {"verdict", v}, {"bound", j["bound"]}};
-      if (!j["witness"].is_null()) props["witness"] = j["witness"];
-      SarifResult r;
-      r.rule = kSarifRaceRule;
-      // SARIF 2.1.0 3.27.10: a result whose kind is not "fail" has level "none".
-      r.level = v == "RACE" ? "error" : "none";
-      r.kind = v == "RACE" ? "fail" : v == "UNKNOWN" ? "review" : v == "NO_ACCESS" ? "notApplicable" : "pass";
-      r.message = text;
-      r.where = place(w.first);
-      r.related = {{place(w.second), "The other location of the warning."}};
-      r.properties = props;
-      sarif.results.push_back(std::move(r));
-    }
-  }
+  std::vector<const char*> columns(std::begin(race::kTriageVerdicts), std::end(race::kTriageVerdicts));
+  columns.push_back("(not answered)");
   if (!a.out.empty() && !a.quiet) {
     std::FILE* s = stderr;
+    if (!a.manifest.empty()) {  // one row per program
+      std::fprintf(s, "\n%-40s", "program");
+      for (const char* v : columns) std::fprintf(s, " %*s", static_cast<int>(std::max<std::size_t>(7, std::strlen(v))), v);
+      std::fprintf(s, "\n");
+      for (std::size_t i = 0; i < items.size(); ++i) {
+        if (items[i].mine.empty()) continue;
+        std::string name = items[i].program;
+        if (name.size() > 40) name = "..." + name.substr(name.size() - 37);
+        std::fprintf(s, "%-40s", name.c_str());
+        for (const char* v : columns)
+          std::fprintf(s, " %*u", static_cast<int>(std::max<std::size_t>(7, std::strlen(v))), item_counts[i][v]);
+        std::fprintf(s, "\n");
+      }
+    }
     std::fprintf(s, "\n%-22s %6s\n", "verdict", "count");
-    for (const char* v : {"RACE", "NO_RACE", "NO_RACE_UP_TO_BOUND", "NO_ACCESS", "UNKNOWN", "(not answered)"})
+    for (const char* v : columns)
       if (counts.count(v)) std::fprintf(s, "%-22s %6u\n", v, counts[v]);
-    std::fprintf(s, "%-22s %6zu   (%.1f s, results in %s)\n", "total", ws.size(),
+    std::fprintf(s, "%-22s %6zu   (%.1f s, results in %s)\n", "total", n_mine,
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), a.out.c_str());
   }
   if (!a.sarif.empty()) {
-    sarif.verdict_text = fmt::format("{} warnings triaged", ws.size());
+    sarif.verdict_text = fmt::format("{} warnings triaged", n_mine);
     for (const auto& [verdict, n] : counts) sarif.verdict_text += fmt::format(", {} {}", n, verdict);
     if (!write_sarif(a.sarif, sarif)) return kExitInputError;
   }
+  if (input_error) return kExitInputError;  // after everything else ran
   return counts.count("(not answered)") ? kExitUnknown : kExitSafe;
 }
 
@@ -233,16 +339,42 @@ void add_triage_command(CLI::App& app, int& exit_code) {
       "schedule), NO_RACE (proven), NO_RACE_UP_TO_BOUND, NO_ACCESS (no memory access there) or\n"
       "UNKNOWN. WARNINGS: SARIF 2.1.0, a JSON array of location pairs, or CSV\n"
       "file1,line1,col1,file2,line2,col2; without it, candidate pairs come from a lockset analysis.\n"
-      "One JSON line per warning (--out FILE: resumable; a re-run skips answered warnings).");
+      "One JSON line per warning (--out FILE: resumable; a re-run skips answered warnings).\n"
+      "--manifest FILE triages many programs into one stream (each line names its program);\n"
+      "--executor slurm runs the work as one Slurm array job and merges it into --out.");
   cmd->add_option("warnings", args->warnings, "Warnings file (SARIF / JSON / CSV); omit for lockset candidates");
-  cmd->add_option("--program", args->program, "The C program the warnings are about")->required();
+  auto* program = cmd->add_option("--program", args->program, "The C program the warnings are about");
+  auto* manifest =
+      cmd->add_option("--manifest", args->manifest,
+                      "Triage many programs: JSON lines {\"program\": P, \"warnings\": W, \"clang_args\": [..], "
+                      "\"id\": PREFIX} (only program required; paths relative to FILE's directory; without warnings: "
+                      "lockset candidates). Result lines add \"program\", their ids are PREFIX/ID (PREFIX: id, else "
+                      "program as written). A bad line is reported (FILE:LINE) and skipped, the rest still run, exit 6")
+          ->excludes(program);
+  program->excludes(manifest);
+  cmd->add_option("--shard", args->shard,
+                  "Answer only shard I of N (I/N, 0 <= I < N): deterministic shards of the work by program, then "
+                  "by number of warnings; give each shard its own --out");
+  cmd->add_option("--exclude-answered", args->exclude_answered,
+                  "Warnings answered in this results FILE are not part of the work (nor of the shards); read only");
   cmd->add_option("--out,-o", args->out, "Append JSON lines to FILE (resumable); default: stdout");
   cmd->add_option("--sarif", args->sarif, "Also write the results as a SARIF 2.1.0 log to FILE");
   cmd->add_option("--witness-dir", args->witness_dir,
                   "For every RACE, write SV-COMP violation witnesses DIR/ID.graphml and DIR/ID.yml (ID: the "
                   "warning's id; `siren validate` checks them); the result line lists them under witness.files")
       ->check(CLI::ExistingDirectory);
-  cmd->add_option("--jobs,-j", args->jobs, "Worker processes (default 1)")->check(CLI::Range(1u, 256u));
+  cmd->add_option("--jobs,-j", args->jobs, "Worker processes (default 1; with Slurm: per array task)")
+      ->check(CLI::Range(1u, 256u));
+  cmd->add_option("--executor", args->executor,
+                  "local: worker processes on this machine; slurm: ONE sbatch array job, task I answering "
+                  "--shard I/N into OUT.slurm/, merged into --out (needs --out); failed, timed-out or cancelled "
+                  "shards are submitted once more, then answered UNKNOWN with the Slurm state")
+      ->check(CLI::IsMember({"local", "slurm"}))
+      ->capture_default_str();
+  cmd->add_option("--slurm-args", args->slurm_args,
+                  "Extra sbatch arguments, e.g. \"--partition=short --time=00:30:00 --account=A\"");
+  cmd->add_option("--shards", args->shards, "Array tasks of --executor slurm (default: one per program, at most 64)")
+      ->check(CLI::Range(1u, 10000u));
   add_bound_option(cmd, args->bound);
   add_race_reduction_option(cmd, args->reduction);
   add_granularity_option(cmd, args->granularity);
@@ -255,6 +387,28 @@ void add_triage_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--quiet,-q", args->quiet, "No progress bar and no summary");
   add_front_options(cmd, args->front);
   cmd->callback([args, &exit_code] {
+    if (args->program.empty() && args->manifest.empty()) {
+      std::fprintf(stderr, "siren: triage needs --program FILE.c or --manifest FILE (see siren triage --help)\n");
+      exit_code = kExitUsage;
+      return;
+    }
+    if (args->executor == "slurm" && (args->out.empty() || !args->shard.empty() || !args->exclude_answered.empty())) {
+      std::fprintf(stderr, "siren: --executor slurm needs --out and makes its own shards (no --shard, "
+                           "--exclude-answered)\n");
+      exit_code = kExitUsage;
+      return;
+    }
+    if (args->executor != "slurm" && (args->shards > 0 || !args->slurm_args.empty())) {
+      std::fprintf(stderr, "siren: --shards and --slurm-args need --executor slurm\n");
+      exit_code = kExitUsage;
+      return;
+    }
+    if (!args->manifest.empty() && (!args->warnings.empty() || !args->sarif.empty())) {
+      std::fprintf(stderr, "siren: with --manifest, warnings files are given per program in the manifest; "
+                           "--sarif takes one program\n");
+      exit_code = kExitUsage;
+      return;
+    }
     if (args->memory > 0) limit_memory_mb(args->memory);
     exit_code = run_triage(*args);
   });

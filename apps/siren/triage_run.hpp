@@ -1,0 +1,56 @@
+// What `siren triage` works on, shared by its local run (cmd_triage.cpp) and its Slurm executor
+// (triage_slurm.cpp): the parsed options, and the programs with their warnings (the single
+// --program, or the items of a --manifest, race/manifest.hpp).
+#pragma once
+
+#include "apps/siren/model_options.hpp"
+#include "race/warnings.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace siren::app {
+
+struct TriageArgs {
+  std::string warnings;
+  std::string program;
+  std::string manifest;          // --manifest: JSON lines of programs (race/manifest.hpp)
+  std::string out;
+  std::string sarif;
+  std::string shard;             // --shard I/N (race/triage_shards.hpp)
+  std::string exclude_answered;  // --exclude-answered FILE: its answers are not part of the work
+  std::string executor = "local";
+  std::string slurm_args;
+  unsigned shards = 0;  // --shards N (slurm); 0: one per program, at most 64
+  unsigned jobs = 1;
+  unsigned bound = check::CheckOptions{}.bound;
+  FrontArgs front;
+  double timeout = 0;        // per warning (solving time)
+  double total_timeout = 0;  // whole run
+  unsigned memory = 0;
+  bool quiet = false;
+  std::string reduction = "sir";
+  std::string granularity = "transaction";
+  std::string witness_dir;  // --witness-dir: DIR/<id>.graphml and DIR/<id>.yml per RACE
+};
+
+/// One program to triage with its warnings, whose ids are the result ids (with a manifest:
+/// "PREFIX/WARNING-ID", race::manifest_result_id).
+struct TriageItem {
+  std::string program;
+  unsigned line = 0;          // manifest line; 0: the single --program
+  bool named = false;         // result lines name the program (manifest items)
+  FrontArgs front;
+  LoadedModel lm;
+  std::vector<race::Warning> ws;    // every warning of the item
+  std::vector<race::Warning> mine;  // the ones this run is responsible for (shard, exclusions)
+};
+
+/// The result line of a warning (JSON, ending in a newline): {"id", "program" (when `program` is
+/// not empty), "first", "second", "verdict", "bound", "seconds", "witness", "reason"}.
+std::string answer_line(const race::Warning& w, const std::string& program, const std::string& verdict, unsigned bound,
+                        double seconds, const nlohmann::ordered_json& witness, const std::string& reason);
+
+}  // namespace siren::app
