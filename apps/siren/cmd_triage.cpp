@@ -14,6 +14,7 @@
 #include "apps/siren/race_common.hpp"
 #include "apps/siren/witness_output.hpp"
 #include "apps/siren/sarif_output.hpp"
+#include "apps/siren/triage_report.hpp"
 #include "race/triage.hpp"
 #include "race/triage_batch.hpp"
 #include "race/manifest.hpp"
@@ -158,6 +159,7 @@ int run_triage(const TriageArgs& a) {
     std::fprintf(stderr, "siren: --shard %s: expected I/N with 0 <= I < N\n", a.shard.c_str());
     return kExitUsage;
   }
+  if (!a.report.empty() && !prepare_report_dir(a.report)) return kExitInputError;
   bool input_error = false;
   std::vector<TriageItem> items = load_items(a, input_error);
   if (a.manifest.empty() && input_error) return kExitInputError;
@@ -202,9 +204,9 @@ int run_triage(const TriageArgs& a) {
       if (t.race && t.race->verdict == check::Verdict::Unsafe && !t.race->internal_error) {
         witness = {{"first", race_end_json(t.race->first)}, {"second", race_end_json(t.race->second)},
                    {"schedule", trace_json(t.race->trace)}};
+        if (!a.report.empty()) write_race_page(a.report, t.warning->id, item.program, *t.race);
         if (!a.witness_dir.empty()) {  // SV-COMP witnesses of this race (witness_output.hpp)
-          std::string name;
-          for (char c : t.warning->id) name += std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' ? c : '_';
+          const std::string name = result_file_name(t.warning->id);
           WitnessArgs wa;
           wa.files = {a.witness_dir + "/" + name + ".graphml", a.witness_dir + "/" + name + ".yml"};
           witness::Violation v;
@@ -257,11 +259,12 @@ int run_triage(const TriageArgs& a) {
   std::map<std::string, unsigned> counts;
   std::vector<std::map<std::string, unsigned>> item_counts(items.size());
   SarifRun sarif;
-  sarif.program = a.program;
+  sarif.program = a.manifest.empty() ? a.program : a.manifest;  // SRCROOT: its directory
   // The files of the warnings as triage matched them: by base name against the program's.
-  auto place = [&](const race::SrcLoc& l) {
-    return SarifPlace{race::basename_of(l.file) == race::basename_of(a.program) ? a.program : l.file, l.line, l.column};
+  auto place = [&](const race::SrcLoc& l, const std::string& program) {
+    return SarifPlace{race::basename_of(l.file) == race::basename_of(program) ? program : l.file, l.line, l.column};
   };
+  std::vector<ReportProgram> report(items.size());
   for (std::size_t i = 0; i < items.size(); ++i)
     for (const auto& w : items[i].mine) {
       auto it = line_of.find(w.id);
@@ -274,6 +277,14 @@ int run_triage(const TriageArgs& a) {
       const std::string v = j["verdict"].get<std::string>();
       ++counts[v];
       ++item_counts[i][v];
+      if (v == "RACE" && j["witness"].is_object()) {
+        const auto& f = j["witness"]["first"];
+        const auto& s = j["witness"]["second"];
+        report[i].races.push_back(
+            {w.id, fmt::format("'{}': {} {} line {} / {} {} line {}", f.value("variable", ""), f.value("thread", ""),
+                               f.value("access", ""), f.value("line", 0u), s.value("thread", ""), s.value("access", ""),
+                               s.value("line", 0u))});
+      }
       if (!a.sarif.empty()) {
         std::string text = v == "RACE" ? "Data race confirmed by a replayed schedule"
                            : v == "NO_RACE" ? "No data race: proven (every execution explored)"
@@ -283,6 +294,7 @@ int run_triage(const TriageArgs& a) {
                            : v == "NO_ACCESS" ? "No memory access of the program at a location of this warning"
                                               : "Unknown: " + j.value("reason", std::string());
         nlohmann::ordered_json props = {{"id", w.id}, {"verdict", v}, {"bound", j["bound"]}};
+        if (!a.manifest.empty()) props["program"] = items[i].program;
         if (!j["witness"].is_null()) props["witness"] = j["witness"];
         SarifResult r;
         r.rule = kSarifRaceRule;
@@ -290,8 +302,8 @@ int run_triage(const TriageArgs& a) {
         r.level = v == "RACE" ? "error" : "none";
         r.kind = v == "RACE" ? "fail" : v == "UNKNOWN" ? "review" : v == "NO_ACCESS" ? "notApplicable" : "pass";
         r.message = text;
-        r.where = place(w.first);
-        r.related = {{place(w.second), "The other location of the warning."}};
+        r.where = place(w.first, items[i].program);
+        r.related = {{place(w.second, items[i].program), "The other location of the warning."}};
         r.properties = props;
         sarif.results.push_back(std::move(r));
       }
@@ -319,6 +331,17 @@ int run_triage(const TriageArgs& a) {
       if (counts.count(v)) std::fprintf(s, "%-22s %6u\n", v, counts[v]);
     std::fprintf(s, "%-22s %6zu   (%.1f s, results in %s)\n", "total", n_mine,
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), a.out.c_str());
+  }
+  if (!a.report.empty() && a.shard.empty()) {  // (a shard writes its race pages; the whole run, the index)
+    std::vector<std::string> cols(columns.begin(), columns.end());
+    std::vector<ReportProgram> shown;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      if (items[i].mine.empty()) continue;
+      report[i].program = items[i].program;
+      report[i].counts = item_counts[i];
+      shown.push_back(std::move(report[i]));
+    }
+    if (!write_report(a.report, a.manifest.empty() ? a.program : a.manifest, shown, cols)) return kExitInputError;
   }
   if (!a.sarif.empty()) {
     sarif.verdict_text = fmt::format("{} warnings triaged", n_mine);
@@ -359,6 +382,9 @@ void add_triage_command(CLI::App& app, int& exit_code) {
                   "Warnings answered in this results FILE are not part of the work (nor of the shards); read only");
   cmd->add_option("--out,-o", args->out, "Append JSON lines to FILE (resumable); default: stdout");
   cmd->add_option("--sarif", args->sarif, "Also write the results as a SARIF 2.1.0 log to FILE");
+  cmd->add_option("--report", args->report,
+                  "Also write DIR/index.html: the verdict counts of every program and a row per RACE linking its "
+                  "trace page DIR/races/ID.html (one lane per thread, the racing accesses marked)");
   cmd->add_option("--witness-dir", args->witness_dir,
                   "For every RACE, write SV-COMP violation witnesses DIR/ID.graphml and DIR/ID.yml (ID: the "
                   "warning's id; `siren validate` checks them); the result line lists them under witness.files")
@@ -403,9 +429,8 @@ void add_triage_command(CLI::App& app, int& exit_code) {
       exit_code = kExitUsage;
       return;
     }
-    if (!args->manifest.empty() && (!args->warnings.empty() || !args->sarif.empty())) {
-      std::fprintf(stderr, "siren: with --manifest, warnings files are given per program in the manifest; "
-                           "--sarif takes one program\n");
+    if (!args->manifest.empty() && !args->warnings.empty()) {
+      std::fprintf(stderr, "siren: with --manifest, warnings files are given per program in the manifest\n");
       exit_code = kExitUsage;
       return;
     }

@@ -34,6 +34,7 @@ struct TriageArgs {
   std::string reduction = "sir";
   std::string granularity = "transaction";
   std::string witness_dir;  // --witness-dir: DIR/<id>.graphml and DIR/<id>.yml per RACE
+  std::string report;       // --report DIR: DIR/index.html and a trace page per RACE (triage_report.hpp)
 };
 
 /// One program to triage with its warnings, whose ids are the result ids (with a manifest:

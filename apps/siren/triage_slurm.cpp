@@ -85,6 +85,7 @@ std::string task_command(const TriageArgs& a, unsigned shards, const std::string
   if (a.memory > 0) v.insert(v.end(), {"--memory", std::to_string(a.memory)});
   if (seconds_left > 0) v.insert(v.end(), {"--total-timeout", fmt::format("{:.1f}", seconds_left)});
   if (!a.witness_dir.empty()) v.insert(v.end(), {"--witness-dir", a.witness_dir});
+  if (!a.report.empty()) v.insert(v.end(), {"--report", a.report});  // (the tasks write the race pages)
   for (const auto& d : a.front.defines) v.insert(v.end(), {"-D", d});
   for (const auto& i : a.front.includes) v.insert(v.end(), {"-I", i});
   if (!a.front.undefined_nondet) v.push_back("--no-undefined-nondet");

@@ -230,6 +230,12 @@ def main():
         # siren's own race log read back as warnings (race/warnings.cpp reads the shape it writes).
         run([siren, "triage", str(logs["race.sarif"]), "--program", "race.c", "--out", str(tmp / "race.jsonl"),
              "--sarif", sarif("triage_race.sarif"), "-q"], [0], tmp)
+        # A manifest's SARIF: one run over both programs (ordered.c outside SRCROOT, the manifest's folder).
+        (tmp / "m.jsonl").write_text(
+            json.dumps({"program": str(tests / "triage" / "ordered.c"), "warnings": str(tests / "triage" / "ordered.sarif")})
+            + "\n" + json.dumps({"program": "race.c", "warnings": str(logs["race.sarif"])}) + "\n")
+        run([siren, "triage", "--manifest", "m.jsonl", "--out", str(tmp / "m_results.jsonl"),
+             "--sarif", sarif("triage_manifest.sarif"), "-q"], [0], tmp)
         broken = tmp / "out" / "broken.sarif"
         broken.write_text(json.dumps(BROKEN, indent=2))
 
@@ -261,10 +267,13 @@ def main():
             r = loaded["race.sarif"]["runs"][0]["results"]
             expect(len(r) == 1 and r[0]["ruleId"] == "data-race" and r[0]["codeFlows"][0]["threadFlows"],
                    "race.sarif: one data-race result with a code flow")
-        for name, n in [("triage.sarif", 9), ("triage_race.sarif", 1)]:
+        for name, n in [("triage.sarif", 9), ("triage_race.sarif", 1), ("triage_manifest.sarif", 10)]:
             if name in loaded:
                 got = len(loaded[name]["runs"][0]["results"])
                 expect(got == n, f"{name}: {got} results, expected {n}")
+        if "triage_manifest.sarif" in loaded:
+            programs = {Path(r["properties"].get("program", "")).name for r in loaded["triage_manifest.sarif"]["runs"][0]["results"]}
+            expect(programs == {"ordered.c", "race.c"}, f"triage_manifest.sarif: results name both programs: {programs}")
         if "triage_race.sarif" in loaded and loaded["triage_race.sarif"]["runs"][0]["results"]:
             v = loaded["triage_race.sarif"]["runs"][0]["results"][0]["properties"]["verdict"]
             expect(v == "RACE", f"triage of siren's own race log: {v}")
