@@ -18,17 +18,8 @@
 #include <vector>
 
 namespace siren::app {
-namespace {
 
-constexpr double kCharW = 7.25;  // width of one character of the 12px monospace font
-constexpr int kGutter = 56;      // step numbers
-constexpr int kHeader = 40;      // lane names
-constexpr int kRowH = 44;
-constexpr int kBoxH = 36;
-constexpr int kPad = 8;  // between a box and its lane's edge
-constexpr int kMinLane = 200, kMaxLane = 460;
-
-std::string esc(std::string_view s) {
+std::string html_escape(std::string_view s) {
   std::string out;
   out.reserve(s.size());
   for (char c : s) {
@@ -43,6 +34,18 @@ std::string esc(std::string_view s) {
   }
   return out;
 }
+
+namespace {
+
+constexpr double kCharW = 7.25;  // width of one character of the 12px monospace font
+constexpr int kGutter = 56;      // step numbers
+constexpr int kHeader = 40;      // lane names
+constexpr int kRowH = 44;
+constexpr int kBoxH = 36;
+constexpr int kPad = 8;  // between a box and its lane's edge
+constexpr int kMinLane = 200, kMaxLane = 460;
+
+std::string esc(std::string_view s) { return html_escape(s); }
 
 // `s` cut to at most `n` characters (UTF-8 sequences kept whole), "…" marking a cut.
 std::string clip(const std::string& s, std::size_t n) {

@@ -13,6 +13,7 @@
 #include <CLI/CLI.hpp>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace siren::app {
@@ -36,6 +37,9 @@ std::string trace_html(const TracePage& page);
 /// Writes trace_html(page) to `path` (replaced atomically); false, with a message on stderr,
 /// when it cannot.
 bool write_trace_html(const std::string& path, const TracePage& page);
+
+/// `s` with &, <, >, " and ' as HTML character references (for text and attribute values).
+std::string html_escape(std::string_view s);
 
 /// --trace-html FILE.
 void add_trace_html_option(CLI::App* cmd, std::string& path);

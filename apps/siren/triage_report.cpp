@@ -14,19 +14,7 @@
 namespace siren::app {
 namespace {
 
-std::string esc(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+std::string esc(const std::string& s) { return html_escape(s); }
 
 }  // namespace
 
