@@ -29,8 +29,15 @@ void UseScan::walk(const Stmt* s) {  // a DeclStmt's children are its initialise
       callee = ce->getCallee();
     }
   }
-  if (const auto* dr = dyn_cast<DeclRefExpr>(s))
+  if (const auto* dr = dyn_cast<DeclRefExpr>(s)) {
     if (const auto* fd = dyn_cast<FunctionDecl>(dr->getDecl())) escaping.insert(fd->getCanonicalDecl());
+    if (const auto* ec = dyn_cast<EnumConstantDecl>(dr->getDecl())) {
+      const std::string n = ec->getName().str();
+      if (n == "PTHREAD_MUTEX_RECURSIVE" || n == "PTHREAD_MUTEX_RECURSIVE_NP" || n == "PTHREAD_MUTEX_ERRORCHECK" ||
+          n == "PTHREAD_MUTEX_ERRORCHECK_NP")
+        names_mutex_kind = true;
+    }
+  }
   for (const Stmt* c : s->children()) {
     if (c && c == callee) continue;  // the direct callee's name: not a use of its address
     walk(c);

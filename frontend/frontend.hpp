@@ -45,6 +45,10 @@ struct FrontendOptions {
   /// global pointer cell (`int *p = &g;` starts as null), so that a test can show the native
   /// oracle catches a wrong front end. No `siren` flag sets it.
   bool test_drop_pointer_initialisers = false;
+  /// TEST ONLY (`siren check --test-ignore-mutex-kinds`, siren-fuzz): a deliberately broken
+  /// front end for which every mutex is a default one whatever its attribute or initialiser
+  /// says (the wrong verdicts of issue 40), so that tests can show they catch it.
+  bool test_ignore_mutex_kinds = false;
 };
 
 FrontendResult translate_file(const std::string& path, const FrontendOptions& options = {});

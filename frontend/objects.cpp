@@ -67,6 +67,15 @@ void Translator::init_leaves(QualType t, const Expr* init, std::uint64_t base,
   if (init) init = init->IgnoreParens();
   if (sync_kind(ctx_, t) != Sync::None) {  // PTHREAD_*_INITIALIZER (a brace list): free / 0
     out.push_back({base, init && !isa<InitListExpr>(init) ? init : nullptr});
+    if (init && isa<InitListExpr>(init)) {
+      const std::uint64_t kind = mutex_initializer_kind(init);
+      if (kind != 0 && sync_kind(ctx_, t) != Sync::Mutex)
+        unsupported(loc, "initialiser of '" + t.getAsString() + "' that selects a kind (only mutex kinds are modelled)");
+      if (kind != 0 && !options_.test_ignore_mutex_kinds) {
+        if (!uses_mutex_kinds()) unsupported(loc, "mutex initialiser with a kind siren's scan did not see");
+        string_chars_[base] = kind << kMutexKindShift;
+      }
+    }
     return;
   }
   if (init && isa<ImplicitValueInitExpr>(init)) init = nullptr;

@@ -59,6 +59,9 @@ ExprRef Translator::pthread_call(const CallSite& site) {
     emit(InstrKind::ThreadExit, site.ptr_arg(0));
     return site.zero();
   }
+  if ((name == "pthread_mutex_lock" || name == "pthread_mutex_unlock" || name == "pthread_mutex_trylock") &&
+      uses_mutex_kinds())
+    return mutex_by_kind(site);
   if (name == "pthread_mutex_lock" || name == "pthread_spin_lock") return sync1(InstrKind::Lock);
   if (name == "pthread_mutex_unlock" || name == "pthread_spin_unlock") return sync1(InstrKind::Unlock);
   if (name == "pthread_mutex_trylock" || name == "pthread_spin_trylock") {
@@ -71,9 +74,15 @@ ExprRef Translator::pthread_call(const CallSite& site) {
   if (name == "pthread_cond_wait" || name == "pthread_cond_timedwait") {
     ExprRef a = site.ptr_arg(0);
     check_ptr(a);
-    ExprRef b = site.ptr_arg(1);
+    ExprRef b = tmp_of(site.ptr_arg(1));
     check_ptr(b);
     site.side_effects_only(2);
+    if (uses_mutex_kinds()) {  // a recursive mutex held twice stays held in glibc's wait: not modelled
+      const Type i32 = Type::integer(32, true);
+      assert_limit(em().mk_binary(Op::Eq, em().mk_binary(Op::LShr, em().mk_load(i32, b), em().mk_const(i32, kMutexKindShift)),
+                                  em().mk_const(i32, 0)),
+                   "unsupported: " + name + " with a recursive or error-checking mutex");
+    }
     emit(InstrKind::CondWait, a, b);
     return name == "pthread_cond_wait" ? site.zero() : site.havoc_result();
   }
@@ -176,6 +185,21 @@ ExprRef Translator::pthread_call(const CallSite& site) {
   if (name == "pthread_rwlock_rdlock") return sync1(InstrKind::RdLock);
   if (name == "pthread_rwlock_wrlock") return sync1(InstrKind::WrLock);
   if (name == "pthread_rwlock_unlock") return sync1(InstrKind::RwUnlock);
+  if (name == "pthread_mutex_init" && uses_mutex_kinds() && site.nargs > 1 &&
+      !site.arg(1)->isNullPointerConstant(ctx_, Expr::NPC_ValueDependentIsNull)) {
+    // The attribute's cell holds the type pthread_mutexattr_settype stored (0..3); adaptive (3)
+    // is a normal mutex. The kind goes into the mutex cell, which is free.
+    const Type i32 = Type::integer(32, true);
+    const ExprRef m = tmp_of(site.ptr_arg(0));
+    const ExprRef attr = tmp_of(site.ptr_arg(1));
+    check_ptr(attr, access_size(i32));
+    const ExprRef k = tmp_of(em().mk_load(i32, attr));
+    auto is = [&](std::int64_t v) { return em().mk_binary(Op::Eq, k, em().mk_const(i32, static_cast<std::uint64_t>(v))); };
+    const ExprRef kind = em().mk_ite(is(1), em().mk_const(i32, 1), em().mk_ite(is(2), em().mk_const(i32, 2), em().mk_const(i32, 0)));
+    check_ptr(m);
+    emit(InstrKind::Store, m, em().mk_binary(Op::Shl, kind, em().mk_const(i32, kMutexKindShift)));
+    return site.zero();
+  }
   if (name == "pthread_mutex_init" || name == "pthread_cond_init" || name == "pthread_rwlock_init" ||
       name == "pthread_spin_init") {
     ExprRef a = site.ptr_arg(0);
@@ -184,17 +208,241 @@ ExprRef Translator::pthread_call(const CallSite& site) {
     emit(InstrKind::Store, a, em().mk_const(Type::integer(32, true), 0));
     return site.zero();
   }
+  if (starts_with(name, "pthread_attr_") || starts_with(name, "pthread_mutexattr_") ||
+      starts_with(name, "pthread_condattr_") || starts_with(name, "pthread_rwlockattr_") ||
+      starts_with(name, "pthread_barrierattr_"))
+    return pthread_attr_call(site);
   if (name == "pthread_mutex_destroy" || name == "pthread_cond_destroy" || name == "pthread_spin_destroy" ||
-      name == "pthread_barrier_destroy" || starts_with(name, "pthread_barrierattr_") ||
-      name == "pthread_rwlock_destroy" || starts_with(name, "pthread_attr_") ||
-      starts_with(name, "pthread_mutexattr_") || starts_with(name, "pthread_condattr_") ||
-      starts_with(name, "pthread_rwlockattr_") || name == "pthread_yield" || name == "sched_yield") {
+      name == "pthread_barrier_destroy" || name == "pthread_rwlock_destroy" || name == "pthread_yield" ||
+      name == "sched_yield") {
     site.side_effects_only(0);
     emit(InstrKind::Skip);
     return site.zero();
   }
   if (name == "pthread_self") unsupported(loc, "pthread_self() is not supported yet");
   unsupported(loc, "call to unsupported pthread function '" + name + "'");
+}
+
+// ---------------------------------------------------------------------------------------
+// Attributes (docs/semantics.md "Attributes"): one rule, no silent defaults. A setter whose
+// value changes what siren models is modelled (the mutex type) or unsupported unless it asks
+// for the default; a setter that changes nothing siren models (process-shared: one process;
+// stack size; scheduling, which siren leaves arbitrary anyway; a condition's clock, since a
+// timed wait may time out at any point) is a no-op; a getter siren cannot answer exactly is
+// unsupported.
+ExprRef Translator::pthread_attr_call(const CallSite& site) {
+  const std::string& name = site.name;
+  const Type i32 = Type::integer(32, true);
+  auto noop = [&] {
+    site.side_effects_only(0);
+    emit(InstrKind::Skip);
+    return site.zero();
+  };
+  // A setter whose value must be `dflt` (a fixed value) for siren's model to be exact.
+  auto only_default = [&](std::int64_t dflt, const std::string& what) {
+    const ExprRef v = site.nargs > 1 ? fixed_value(site.arg(1)) : nullptr;
+    if (!v || ir::as_signed(v->type, v->value) != dflt)
+      unsupported(site.loc, name + " with " + what + " other than the default (not modelled)");
+    return noop();
+  };
+  if (name == "pthread_mutexattr_init") {
+    if (!uses_mutex_kinds()) return noop();
+    const ExprRef a = site.ptr_arg(0);
+    check_ptr(a, access_size(i32));
+    emit(InstrKind::Store, a, em().mk_const(i32, 0));
+    return site.zero();
+  }
+  if (name == "pthread_mutexattr_settype") {
+    // Valid types 0..3 (glibc: NORMAL = DEFAULT 0, RECURSIVE 1, ERRORCHECK 2, ADAPTIVE_NP 3) are
+    // stored as given, another one is EINVAL (22) and stores nothing.
+    const ExprRef a = tmp_of(site.ptr_arg(0));
+    const ExprRef k = tmp_of(conv(i32, rvalue(site.arg(1))));
+    const ExprRef valid = tmp_of(em().mk_binary(Op::Ule, conv(Type::integer(32, false), k), em().mk_const(Type::integer(32, false), 3)));
+    const int skip = new_label();
+    jump(skip, em().mk_unary(Op::LNot, valid));
+    check_ptr(a, access_size(i32));
+    emit(InstrKind::Store, a, k);
+    place(skip);
+    return site.want && !site.is_void ? conv(site.ret_t, em().mk_ite(valid, em().mk_const(i32, 0), em().mk_const(i32, 22))) : nullptr;
+  }
+  if (name == "pthread_mutexattr_gettype") {
+    const ExprRef a = tmp_of(site.ptr_arg(0));
+    const ExprRef out = tmp_of(site.ptr_arg(1));
+    ExprRef k = em().mk_const(i32, 0);  // no settype anywhere: every attribute is the default
+    if (uses_mutex_kinds()) {
+      check_ptr(a, access_size(i32));
+      k = tmp_of(em().mk_load(i32, a));
+    }
+    check_ptr(out, access_size(i32));
+    emit(InstrKind::Store, out, k);
+    return site.zero();
+  }
+  if (name == "pthread_mutexattr_setprotocol") return only_default(0, "a protocol (priority inheritance or ceiling)");
+  if (name == "pthread_mutexattr_setrobust" || name == "pthread_mutexattr_setrobust_np")
+    return only_default(0, "robustness (owner death)");
+  if (name == "pthread_rwlockattr_setkind_np") return only_default(0, "a kind (writer preference)");
+  if (name == "pthread_attr_setdetachstate") return only_default(0, "a detach state (detached threads)");
+  if (name == "pthread_mutexattr_destroy" || name == "pthread_mutexattr_setpshared" ||
+      name == "pthread_mutexattr_setprioceiling" || name == "pthread_condattr_init" ||
+      name == "pthread_condattr_destroy" || name == "pthread_condattr_setpshared" ||
+      name == "pthread_condattr_setclock" || name == "pthread_rwlockattr_init" ||
+      name == "pthread_rwlockattr_destroy" || name == "pthread_rwlockattr_setpshared" ||
+      name == "pthread_barrierattr_init" || name == "pthread_barrierattr_destroy" ||
+      name == "pthread_barrierattr_setpshared" || name == "pthread_attr_init" || name == "pthread_attr_destroy" ||
+      name == "pthread_attr_setstacksize" || name == "pthread_attr_setstack" || name == "pthread_attr_setguardsize" ||
+      name == "pthread_attr_setschedpolicy" || name == "pthread_attr_setschedparam" ||
+      name == "pthread_attr_setinheritsched" || name == "pthread_attr_setscope")
+    return noop();
+  unsupported(site.loc, "call to " + name + " (its value or effect is not modelled)");
+}
+
+// ---------------------------------------------------------------------------------------
+// Mutex kinds (docs/semantics.md "Mutex kinds"). In a program that can make a recursive or
+// error-checking mutex, every pthread_mutex_lock/trylock/unlock reads the mutex cell's kind in
+// one atomic step: a default mutex (kind 0) then takes the Lock/TryLock/Unlock instruction as
+// in any other program; the other kinds are kept in the cell as kind << 28 | count << 13 |
+// owner, with the thread's own id from the thread-local "pthread self" cell. A lock that
+// must wait for another owner blocks at an Assume inside the atomic step: that execution ends
+// there, and the one in which the thread takes the lock after the release exists as well.
+
+bool Translator::uses_mutex_kinds() {
+  if (!uses_mutex_kinds_) {
+    bool uses = !options_.test_ignore_mutex_kinds && scan().names_mutex_kind;
+    for (const auto& [fd, calls] : scan().calls)
+      if (fd->getName() == "pthread_mutexattr_settype") uses = uses || !options_.test_ignore_mutex_kinds;
+    for (const FunctionDecl* fd : scan().escaping)
+      if (fd->getName() == "pthread_mutexattr_settype") uses = uses || !options_.test_ignore_mutex_kinds;
+    uses_mutex_kinds_ = uses;
+  }
+  return *uses_mutex_kinds_;
+}
+
+ExprRef Translator::thread_self() {
+  const Type i32 = Type::integer(32, true);
+  if (!pthread_self_) {
+    ir::Object o;
+    o.kind = ir::ObjectKind::Global;
+    o.name = "pthread self";
+    o.thread_local_storage = true;
+    o.thread_self = true;
+    ir::Cell c;
+    c.name = "pthread self";
+    c.type = i32;
+    c.size = 4;
+    o.cells.push_back(std::move(c));
+    o.size = 4;
+    pthread_self_ = prog_.add_object(std::move(o));
+  }
+  return em().mk_load(i32, em().mk_obj_addr(pthread_self_, 0));
+}
+
+std::uint64_t Translator::mutex_initializer_kind(const Expr* init) {
+  std::uint64_t kind = 0;
+  std::function<void(const Expr*, const std::string&)> walk = [&](const Expr* e, const std::string& field) {
+    e = e->IgnoreParenImpCasts();
+    if (isa<ImplicitValueInitExpr>(e)) return;
+    if (const auto* il = dyn_cast<InitListExpr>(e)) {
+      const RecordDecl* rd = il->getType()->getAsRecordDecl();
+      if (rd && rd->isUnion()) {
+        if (il->getNumInits() > 0)
+          walk(il->getInit(0), il->getInitializedFieldInUnion() ? il->getInitializedFieldInUnion()->getNameAsString() : "");
+        return;
+      }
+      std::vector<std::string> names;
+      if (rd)
+        for (const FieldDecl* f : rd->fields()) names.push_back(f->getNameAsString());
+      for (unsigned i = 0; i < il->getNumInits(); ++i) walk(il->getInit(i), i < names.size() ? names[i] : "");
+      return;
+    }
+    Expr::EvalResult r;
+    if (!e->EvaluateAsInt(r, ctx_) || !r.Val.isInt())
+      unsupported(e->getExprLoc(), "synchronisation object initialiser that is not constant");
+    const std::uint64_t v = r.Val.getInt().getZExtValue();
+    if (v == 0) return;
+    if (field != "__kind" || v > 3)
+      unsupported(e->getExprLoc(), "synchronisation object initialiser with member '" + field + "' = " +
+                                       std::to_string(v) + " (not modelled)");
+    kind = v == 3 ? 0 : v;  // PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP: a normal mutex
+  };
+  walk(init, "");
+  return kind;
+}
+
+ExprRef Translator::mutex_by_kind(const CallSite& site) {
+  const Type i32 = Type::integer(32, true);
+  auto k = [&](std::uint64_t v) { return em().mk_const(i32, v); };
+  auto bin = [&](Op op, ExprRef a, ExprRef b) { return em().mk_binary(op, a, b); };
+  const std::string& name = site.name;
+  const ExprRef self = tmp_of(thread_self());
+  const ExprRef m = tmp_of(site.ptr_arg(0));
+  check_ptr(m);
+  const LocalId r = new_tmp(i32);
+  const int by_default = new_label(), done = new_label(), end = new_label();
+  const bool began = begin_atomic_step(site.loc);
+  const ExprRef v = tmp_of(em().mk_load(i32, m));
+  const ExprRef kind = tmp_of(bin(Op::LShr, v, k(kMutexKindShift)));
+  jump(by_default, bin(Op::Eq, kind, k(0)));
+  const ExprRef owner = tmp_of(bin(Op::BitAnd, v, k(kMutexOwnerMask)));
+  const ExprRef count = bin(Op::BitAnd, bin(Op::LShr, v, k(kMutexCountShift)), k(kMutexCountMax));
+  const ExprRef mine = bin(Op::Eq, owner, self);
+  const ExprRef is_free = bin(Op::Eq, owner, k(0));
+  const ExprRef recursive = bin(Op::Eq, kind, k(1));
+  const ExprRef taken = bin(Op::BitOr, bin(Op::Shl, kind, k(kMutexKindShift)),
+                            bin(Op::BitOr, k(1ULL << kMutexCountShift), self));  // held once by self
+  const ExprRef again = bin(Op::Add, v, k(1ULL << kMutexCountShift));          // one hold more
+  auto count_limit = [&] {
+    assert_limit(em().mk_binary(Op::LOr, em().mk_unary(Op::LNot, mine), bin(Op::Ne, count, k(kMutexCountMax))),
+                 "a recursive mutex held " + std::to_string(kMutexCountMax) + " times");
+  };
+  if (name == "pthread_mutex_lock") {
+    // free: take it; held by self: recursive counts one more, error-checking returns EDEADLK
+    // (35); held by another thread: wait.
+    emit(InstrKind::Assume, em().mk_binary(Op::LOr, is_free, mine));
+    emit(InstrKind::Assign, k(0), nullptr, r);
+    const int own = new_label();
+    jump(own, mine);
+    emit(InstrKind::Store, m, taken);
+    jump(done);
+    place(own);
+    const int deadlk = new_label();
+    jump(deadlk, em().mk_unary(Op::LNot, recursive));
+    count_limit();
+    emit(InstrKind::Store, m, again);
+    jump(done);
+    place(deadlk);
+    emit(InstrKind::Assign, k(35), nullptr, r);
+  } else if (name == "pthread_mutex_trylock") {
+    // free: take it; held by self and recursive: one more; else EBUSY (16), error-checking too.
+    emit(InstrKind::Assign, k(16), nullptr, r);
+    jump(done, em().mk_unary(Op::LNot, em().mk_binary(Op::LOr, is_free, em().mk_binary(Op::LAnd, mine, recursive))));
+    count_limit();
+    emit(InstrKind::Assign, k(0), nullptr, r);
+    emit(InstrKind::Store, m, em().mk_ite(is_free, taken, again));
+  } else {
+    // held by self: one hold less (free at the last); else EPERM (1) and no change.
+    emit(InstrKind::Assign, k(1), nullptr, r);
+    jump(done, em().mk_unary(Op::LNot, mine));
+    emit(InstrKind::Assign, k(0), nullptr, r);
+    emit(InstrKind::Store, m,
+         em().mk_ite(bin(Op::Ult, k(1), count), bin(Op::Sub, v, k(1ULL << kMutexCountShift)),
+                     bin(Op::Shl, kind, k(kMutexKindShift))));
+  }
+  place(done);
+  if (began) emit(InstrKind::AtomicEnd);
+  jump(end);
+  place(by_default);
+  end_atomic_step(began);
+  if (name == "pthread_mutex_lock") {
+    emit(InstrKind::Lock, m);
+    emit(InstrKind::Assign, k(0), nullptr, r);
+  } else if (name == "pthread_mutex_unlock") {
+    emit(InstrKind::Unlock, m);
+    emit(InstrKind::Assign, k(0), nullptr, r);
+  } else {
+    emit(InstrKind::TryLock, m, nullptr, r);
+  }
+  place(end);
+  return site.want && !site.is_void ? conv(site.ret_t, em().mk_local(i32, r)) : nullptr;
 }
 
 // ---------------------------------------------------------------------------------------

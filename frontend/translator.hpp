@@ -112,6 +112,10 @@ class UseScan {
   std::set<const VarDecl*> modified;
   std::map<const FunctionDecl*, std::vector<const CallExpr*>> calls;
   std::set<const FunctionDecl*> escaping;  // used other than as a direct callee
+  /// An enumerator that selects a mutex kind other than the default is named somewhere
+  /// (PTHREAD_MUTEX_RECURSIVE[_NP], PTHREAD_MUTEX_ERRORCHECK[_NP], in a settype call or a
+  /// static initialiser such as PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP).
+  bool names_mutex_kind = false;
 
   explicit UseScan(const TranslationUnitDecl* tu);
 
@@ -179,6 +183,13 @@ class Translator {
   std::map<const FunctionDecl*, ObjectId> function_objects_;  // what a function pointer points to
   ObjectId pthread_keys_ = 0;      // pthread_key_create's counter of keys (one cell)
   ObjectId pthread_specific_ = 0;  // thread-local: each thread's values of the keys
+  ObjectId pthread_self_ = 0;      // thread-local: the thread's id + 1 (ir::Object::thread_self)
+  // A mutex cell of a program that uses mutex kinds: kind << 28 | count << 13 | owner, owner
+  // the holder's id + 1 (0: free), count its holds (docs/semantics.md "Mutex kinds"). A default
+  // mutex has kind 0 and is a Lock/Unlock cell (0 or owner).
+  static constexpr unsigned kMutexKindShift = 28, kMutexCountShift = 13;
+  static constexpr std::uint64_t kMutexOwnerMask = 0x1fff, kMutexCountMax = 0x7fff;
+  std::optional<bool> uses_mutex_kinds_;  // uses_mutex_kinds(), decided once
   static constexpr std::uint64_t kPthreadKeys = 8;
   std::vector<ObjectId> argv_strings_;  // main's argv[0..kArgvCells-1] strings (no cells)
   ObjectId sscanf_flags_ = 0;           // one cell per argv string: read by sscanf already
@@ -192,7 +203,7 @@ class Translator {
   // argv has this many cells: argv[0..argc-1] are strings and argv[argc] is null for
   // argc < kArgvCells; beyond, an access is out of bounds (MemSafety).
   static constexpr std::uint64_t kArgvCells = 4;
-  std::map<std::uint64_t, std::uint64_t> string_chars_;  // cell -> char for string inits
+  std::map<std::uint64_t, std::uint64_t> string_chars_;  // cell -> value: string chars, mutex kinds
 
   ir::ExprManager& em() { return prog_.exprs(); }
 
@@ -321,6 +332,18 @@ class Translator {
   std::optional<ExprRef> verifier_call(const CallSite& site, bool defined);
   std::optional<ExprRef> libc_call(const CallSite& site, bool defined, QualType malloc_type);
   ExprRef rv_pthread_key(const std::string& name, const CallExpr* ce, bool want);
+  /// Mutex kinds (docs/semantics.md "Mutex kinds"): whether the program can make a mutex that
+  /// is not a default one (it calls pthread_mutexattr_settype or names a kind's enumerator).
+  /// Only then are mutex operations lowered by kind (mutex_by_kind); otherwise every mutex is a
+  /// default one and its operations are the Lock/TryLock/Unlock instructions.
+  bool uses_mutex_kinds();
+  ExprRef mutex_by_kind(const CallSite& site);  // pthread_mutex_lock/trylock/unlock, lowered
+  ExprRef pthread_attr_call(const CallSite& site);  // pthread_*attr_*: modelled, no-op or unsupported
+  ExprRef thread_self();                        // this thread's id + 1 (an i32 load)
+  /// The kind a brace-list initialiser of a pthread_mutex_t selects, as stored in the mutex
+  /// cell (0 default/normal, 1 recursive, 2 error-checking): glibc's __data.__kind; any other
+  /// member that is not 0 is unsupported.
+  std::uint64_t mutex_initializer_kind(const Expr* init);
 
   // ---- atomic operations (atomics.cpp) ----------------------------------------------------
   bool begin_atomic_step(SourceLocation loc);

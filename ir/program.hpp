@@ -69,6 +69,10 @@ struct Object {
   /// Global only: `__thread` / `_Thread_local` storage, one copy per thread instance (the
   /// thread model makes them; the copy starts with these cells' initial values).
   bool thread_local_storage = false;
+  /// Thread-local and hidden (the front end's "pthread self"): one 32-bit cell whose copy in
+  /// thread instance t starts as t + 1 (the thread model sets it). The front end reads it where
+  /// the thread's identity is data: the owner of a recursive or error-checking mutex.
+  bool thread_self = false;
 
   /// The cell that starts at byte `offset`, if one does.
   std::optional<std::uint32_t> cell_at(std::int64_t offset) const;

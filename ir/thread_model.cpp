@@ -82,7 +82,12 @@ class ThreadBuilder {
     if (o < sh_.global_map.size() && sh_.global_map[o] != kNoObject) return sh_.global_map[o];
     if (sh_.prog.objects[o].thread_local_storage) {  // this thread instance's copy
       auto [it, fresh] = tls_.try_emplace(o, 0);
-      if (fresh) it->second = copy_object(o, "@" + tc_.name);
+      if (fresh) {
+        it->second = copy_object(o, "@" + tc_.name);
+        Object& copy = tm().objects[it->second];
+        if (copy.thread_self && !copy.cells.empty())  // this instance's id + 1 (Object::thread_self)
+          copy.cells[0].init = normalize(copy.cells[0].type, tc_.id + 1);
+      }
       return it->second;
     }
     // A Local/Heap object referenced outside of its activation: give it a private copy.

@@ -155,6 +155,10 @@ class Analysis {
         if (in.kind == InstrKind::ThreadCreate && tc.id != 0)
           return fail(at(in) + ": unsupported by the thread-modular proof: a thread other than main creates threads");
       }
+    for (const Object& o : tm_.objects)
+      if (o.thread_self)  // one thread of each kind stands for all: their ids must not be data
+        return fail(o.name + ": unsupported by the thread-modular proof: a thread's own id is data "
+                    "(recursive or error-checking mutexes)");
     shared_obj_.assign(tm_.objects.size(), false);
     for (const Object& o : tm_.objects)
       shared_obj_[o.id] = o.id != 0 && (o.kind == ObjectKind::Global || o.kind == ObjectKind::Hidden) &&

@@ -31,6 +31,9 @@ void add_front_options(CLI::App* cmd, FrontArgs& a) {
                "A call to a function without a body is unsupported (UNKNOWN); by default it returns an "
                "arbitrary value and changes nothing else, with a warning naming the function");
   add_data_model_options(cmd, a.ilp32);
+  cmd->add_flag("--test-ignore-mutex-kinds", a.test_ignore_mutex_kinds,
+                "TEST ONLY: a broken front end for which every mutex is a default one")
+      ->group("");
   cmd->add_option("clang_args", a.clang_args, "Arguments after -- are passed to Clang");
 }
 
@@ -73,6 +76,7 @@ LoadedModel load_model(const std::string& file, const FrontArgs& a) {
   for (const auto& i : a.includes) fo.extra_args.push_back("-I" + i);
   fo.extra_args.insert(fo.extra_args.end(), a.clang_args.begin(), a.clang_args.end());
   fo.undefined_nondet = a.undefined_nondet;
+  fo.test_ignore_mutex_kinds = a.test_ignore_mutex_kinds;
   fo.data_model_bits = a.ilp32 ? 32 : 64;
   frontend::FrontendResult fr = frontend::translate_file(file, fo);
   static std::set<std::string> printed;

@@ -23,6 +23,8 @@ struct FrontArgs {
   std::vector<std::string> defines, includes, clang_args;
   /// check: executions are cut at the thread limit (ir::ThreadModelOptions), not failed there.
   bool block_at_thread_limit = false;
+  /// TEST ONLY (--test-ignore-mutex-kinds, hidden): FrontendOptions::test_ignore_mutex_kinds.
+  bool test_ignore_mutex_kinds = false;
 };
 
 /// Adds --threads, --recursion, -D, -I, --32/--64 and the trailing clang_args positional; call it after

@@ -182,7 +182,10 @@ struct logged { int tid; unsigned char kind, atomic; uintptr_t pc, addr; };
 static struct logged *evlog;
 static unsigned long evlog_n, evlog_cap;
 
-struct mtx { uintptr_t addr; int owner; };
+/* kind: 0 normal/default, 1 recursive, 2 error-checking (glibc's __kind & 3, adaptive as
+ * normal), read from the mutex's memory when a pthread_mutex_t is first seen (static
+ * initialisers) or from the attribute at pthread_mutex_init; count: the owner's holds. */
+struct mtx { uintptr_t addr; int owner; int kind; int count; int seen; };
 static struct mtx M[MAX_MUTEXES];
 static struct mtx *mutexes_used[MAX_MUTEXES]; /* M's entries in use, for the state hash */
 static int n_mutexes_used;
@@ -453,7 +456,10 @@ static int enabled(int t) {
   struct thr *th = &T[t];
   if (!th->live || th->finished) return 0;
   switch (th->pending.kind) {
-    case E_LOCK: return mutex_of(th->pending.addr)->owner < 0;
+    case E_LOCK: { /* free, or held by t itself when relocking does not wait (recursive, error-checking) */
+      const struct mtx *m = mutex_of(th->pending.addr);
+      return m->owner < 0 || (m->owner == t && m->kind != 0);
+    }
     case E_JOIN: return T[th->pending.addr].finished;
     case E_STUCK: return 0; /* __VERIFIER_assume(0), abort(): this thread never moves again */
     default: return 1;
@@ -685,7 +691,8 @@ static uint64_t state_hash(void) {
   }
   uint64_t locks = 0;
   for (int i = 0; i < n_mutexes_used; ++i)
-    if (mutexes_used[i]->owner >= 0) locks += mix64(mutexes_used[i]->addr ^ (uint64_t)mutexes_used[i]->owner << 56);
+    if (mutexes_used[i]->owner >= 0)
+      locks += mix64(mutexes_used[i]->addr ^ (uint64_t)mutexes_used[i]->owner << 56 ^ (uint64_t)mutexes_used[i]->count << 40);
   h = mix64(h ^ locks);
   h = mix64(h ^ rng_state);
   return h ? h : 1;
@@ -1554,40 +1561,82 @@ RT_API int __wrap_pthread_setspecific(pthread_key_t k, const void *v) {
   return 0;
 }
 
+/* Glibc's semantics of the mutex kinds: a recursive mutex counts its owner's holds, an
+ * error-checking one returns EDEADLK on a relock; both return EPERM when a thread that does
+ * not hold them unlocks them; a normal one waits for ever on a relock. */
+static struct mtx *pthread_mutex_of(pthread_mutex_t *m) {
+  struct mtx *x = mutex_of((uintptr_t)m);
+  if (!x->seen) {
+    x->seen = 1;
+    x->kind = m->__data.__kind & 3;
+    if (x->kind == 3) x->kind = 0; /* adaptive: normal */
+  }
+  return x;
+}
 static int lock_common(pthread_mutex_t *m, uintptr_t pc) {
   struct event e = {E_LOCK, 0, 0, (uintptr_t)m, pc};
   sched(e);
-  mutex_of((uintptr_t)m)->owner = cur;
+  struct mtx *x = mutex_of((uintptr_t)m);
+  if (x->owner == cur) {
+    if (x->kind == 2) return 35; /* EDEADLK */
+    ++x->count;
+    return 0;
+  }
+  x->owner = cur;
+  x->count = 1;
   return 0;
 }
 static int unlock_common(pthread_mutex_t *m, uintptr_t pc) {
   struct event e = {E_UNLOCK, 0, 0, (uintptr_t)m, pc};
   sched(e);
-  mutex_of((uintptr_t)m)->owner = -1;
+  struct mtx *x = mutex_of((uintptr_t)m);
+  if (x->kind != 0 && x->owner != cur) return 1; /* EPERM */
+  if (--x->count > 0 && x->kind == 1) return 0;
+  x->owner = -1;
+  x->count = 0;
   return 0;
 }
 RT_API int __wrap_pthread_mutex_lock(pthread_mutex_t *m) {
-  return in_child ? lock_common(m, PC()) : 0;
+  if (!in_child) return 0;
+  pthread_mutex_of(m);
+  return lock_common(m, PC());
 }
 RT_API int __wrap_pthread_mutex_unlock(pthread_mutex_t *m) {
-  return in_child ? unlock_common(m, PC()) : 0;
+  if (!in_child) return 0;
+  pthread_mutex_of(m);
+  return unlock_common(m, PC());
 }
 static int trylock_common(uintptr_t m, uintptr_t pc) {
   if (!in_child) return 0;
   struct event e = {E_YIELD, 0, 0, m, pc};
   sched(e);
   struct mtx *x = mutex_of(m);
+  if (x->owner == cur && x->kind == 1) {
+    ++x->count;
+    return 0;
+  }
   if (x->owner >= 0) return 16; /* EBUSY */
   x->owner = cur;
+  x->count = 1;
   return 0;
 }
 static int init_common(uintptr_t m) {
-  if (in_child) mutex_of(m)->owner = -1;
+  if (in_child) {
+    mutex_of(m)->owner = -1;
+    mutex_of(m)->count = 0;
+  }
   return 0;
 }
-RT_API int __wrap_pthread_mutex_trylock(pthread_mutex_t *m) { return trylock_common((uintptr_t)m, PC()); }
+RT_API int __wrap_pthread_mutex_trylock(pthread_mutex_t *m) {
+  if (in_child) pthread_mutex_of(m);
+  return trylock_common((uintptr_t)m, PC());
+}
 RT_API int __wrap_pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *a) {
-  (void)a;
+  if (!in_child) return 0;
+  struct mtx *x = mutex_of((uintptr_t)m);
+  int type = 0;
+  x->seen = 1;
+  x->kind = a && pthread_mutexattr_gettype(a, &type) == 0 && type != 3 ? type : 0;
   return init_common((uintptr_t)m);
 }
 RT_API int __wrap_pthread_mutex_destroy(pthread_mutex_t *m) { (void)m; return 0; }

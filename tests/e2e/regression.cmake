@@ -9,3 +9,13 @@ foreach(_case ${_cases})
     set_tests_properties("regression: ${_name}" PROPERTIES TIMEOUT 150)
   endif()
 endforeach()
+
+# Deliberately broken variants (a hidden --test-* flag each): the named cases must fail with it,
+# which shows that they catch the bug the flag brings back.
+foreach(_case mutex_recursive_relock_bug mutex_recursive_relock_safe mutex_errorcheck_relock_checked
+              mutex_errorcheck_relock_ignored mutex_recursive_static_init race_recursive_mutex_unlock_once)
+  add_test(NAME "regression broken: ${_case} catches ignored mutex kinds"
+           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/regression/run_test.py
+                   ${SIREN_BIN} ${CMAKE_CURRENT_SOURCE_DIR}/regression/${_case} --broken --test-ignore-mutex-kinds)
+  set_tests_properties("regression broken: ${_case} catches ignored mutex kinds" PROPERTIES TIMEOUT 150)
+endforeach()

@@ -18,6 +18,8 @@ A case is a folder with `main.c` and `test.desc`; test.desc lines:
                  it, an UNSAFE trace must also happen natively (`siren test --replay`), and a
                  SAFE program must show no violation (race) in 300 native runs (`siren test`).
 Usage: run_test.py SIREN CASE_DIR
+       run_test.py SIREN CASE_DIR --broken FLAG...   a deliberately broken siren (a hidden
+                 --test-* flag): the case must FAIL (verdict or match), without the native oracle
 """
 import json
 import os
@@ -73,7 +75,12 @@ def run(siren, program, args, timeout, command="check"):
 
 def main():
     siren, case = sys.argv[1], Path(sys.argv[2])
+    broken = sys.argv[4:] if len(sys.argv) > 3 and sys.argv[3] == "--broken" else None
     desc = parse_desc(case / "test.desc")
+    if broken:
+        desc["args"] += broken
+        desc["native"] = "skip broken variant"
+        desc.pop("min-bound", None)
     program = (case / desc["source"]).resolve()
     p, out = run(siren, program, desc["args"], desc["timeout"], desc["command"])
     failures = []
@@ -99,6 +106,13 @@ def main():
     native = ""
     if not failures and not desc.get("native", "").startswith("skip"):
         native = check_native(siren, program, desc, out, failures)
+    if broken is not None:
+        if not failures:
+            print(f"FAIL {case.name}: with {' '.join(broken)} the case still passes ({out.get('verdict')}): "
+                  "it does not catch the broken variant")
+            sys.exit(1)
+        print(f"PASS {case.name}: with {' '.join(broken)} the case fails as it should: {failures[0]}")
+        return
     if failures:
         print(f"FAIL {case.name}:\n  " + "\n  ".join(failures))
         print(p.stdout[:4000])
