@@ -122,6 +122,19 @@ if(TARGET siren-fuzz)
            COMMAND $<TARGET_FILE:siren-fuzz> --programs 100 --seed 1 --test-native --test-broken-frontend
                    --expect-disagreements --stop-after 1)
   set_tests_properties("fuzz: a broken front end is caught by native execution" PROPERTIES TIMEOUT 400)
+  # Recursive and error-checking mutexes (issue 40; --mutex-kinds: every program with a mutex
+  # that has no __VERIFIER_atomic section makes it one of them, 8 of these 40): the explorer,
+  # every reduction and native execution (glibc's semantics) agree; and a front end that
+  # ignores the kinds (every mutex a default one) is caught by native execution.
+  add_test(NAME "fuzz: recursive and error-checking mutexes, seeds 1-40"
+           COMMAND $<TARGET_FILE:siren-fuzz> --programs 40 --seed 1 --mutex-kinds --solvers cadical --reach-samples 10)
+  set_tests_properties("fuzz: recursive and error-checking mutexes, seeds 1-40" PROPERTIES TIMEOUT 600
+    PASS_REGULAR_EXPRESSION "programs 40, disagreements 0"
+    FAIL_REGULAR_EXPRESSION "recursive or error-checking mutex: [0-7]\n")
+  add_test(NAME "fuzz: ignored mutex kinds are caught by native execution"
+           COMMAND $<TARGET_FILE:siren-fuzz> --programs 100 --seed 1 --mutex-kinds --test-native
+                   --test-broken-mutex-kinds --expect-disagreements --stop-after 1)
+  set_tests_properties("fuzz: ignored mutex kinds are caught by native execution" PROPERTIES TIMEOUT 400)
   add_test(NAME "fuzz: a broken native oracle is caught"
            COMMAND $<TARGET_FILE:siren-fuzz> --programs 100 --seed 1 --test-native --test-broken-native
                    --expect-disagreements --stop-after 1)

@@ -57,6 +57,9 @@ struct DriverOptions {
   /// Test-only: translate with frontend::FrontendOptions::test_drop_pointer_initialisers (a
   /// deliberately broken front end the native oracle must catch).
   bool broken_frontend = false;
+  /// Test-only: translate with frontend::FrontendOptions::test_ignore_mutex_kinds (every mutex a
+  /// default one: the wrong verdicts of issue 40), for --mutex-kinds programs.
+  bool broken_mutex_kinds = false;
   /// The BMC's step granularity for the bmc, race and reach configurations under test
   /// (check::CheckOptions::granularity; the TEST ONLY "test-merge-visible" too). The
   /// references stay instruction-granular: the explorer, and race --reduction none. With

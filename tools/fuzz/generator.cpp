@@ -63,6 +63,16 @@ void print_stmt(const Stmt& s, int indent, const Program& p, std::string& out) {
           print_stmts(s.body, indent + 1, p, out);
           out += pad + "atomic_store(&lk, 0);\n";
           break;
+        case 4:  // recursive: held twice around the body
+          out += pad + "pthread_mutex_lock(&m);\n" + pad + "pthread_mutex_lock(&m);\n";
+          print_stmts(s.body, indent + 1, p, out);
+          out += pad + "pthread_mutex_unlock(&m);\n" + pad + "pthread_mutex_unlock(&m);\n";
+          break;
+        case 5:  // error-checking: the relock fails with EDEADLK, the body runs then
+          out += pad + "pthread_mutex_lock(&m);\n" + pad + "if (pthread_mutex_lock(&m) == EDEADLK) {\n";
+          print_stmts(s.body, indent + 1, p, out);
+          out += pad + "}\n" + pad + "pthread_mutex_unlock(&m);\n";
+          break;
         default:
           out += pad + "pthread_mutex_lock(&m);\n";
           print_stmts(s.body, indent + 1, p, out);
@@ -133,6 +143,10 @@ std::string body_text(const Program& p, const std::vector<Stmt>& stmts, const Th
   if (worker && worker->task >= 0 && uses(body, "tk")) decl += "  struct task *tk = (struct task *)arg;\n";
   if (worker && worker->container_arg && uses(body, "cp"))
     decl += "  struct priv *cp = container_of((struct dev *)arg, struct priv, dev);\n";
+  if (!worker && p.mutex && (p.lock_style == 4 || p.lock_style == 5))  // main makes the mutex's kind
+    decl += fmt::format("  pthread_mutexattr_t ma;\n  pthread_mutexattr_init(&ma);\n"
+                        "  pthread_mutexattr_settype(&ma, {});\n  pthread_mutex_init(&m, &ma);\n",
+                        p.lock_style == 4 ? "PTHREAD_MUTEX_RECURSIVE" : "PTHREAD_MUTEX_ERRORCHECK");
   if (!worker)  // main: the start routines held in its locals
     for (std::size_t i = 0; i < p.workers.size(); ++i)
       if (p.workers[i].start_ptr == 2 && uses(body, fmt::format("st{}", i)))
@@ -155,6 +169,7 @@ std::string body_text(const Program& p, const std::vector<Stmt>& stmts, const Th
 std::string Program::to_c(std::vector<int>* line_uids) const {
   std::string out = fmt::format("/* siren-fuzz seed {} template {} */\n", seed, templ);
   out += "#include <assert.h>\n#include <pthread.h>\n";
+  if (mutex && lock_style == 5) out += "#include <errno.h>\n";
   if (stdatomic()) out += "#include <stdatomic.h>\n";
   if (container) {
     out += "#include <stddef.h>\n";
@@ -197,7 +212,7 @@ std::string Program::to_c(std::vector<int>* line_uids) const {
   }
   for (std::size_t i = 0; i < atomic_globals.size(); ++i)
     out += fmt::format("{} a{} = {};\n", i % 2 ? "atomic_int" : "_Atomic int", i, atomic_globals[i]);
-  if (mutex) out += lock_style == 0 ? "pthread_mutex_t m;\n" : lock_style == 3 ? "atomic_int lk = 0;\n" : "int lk = 0;\n";
+  if (mutex) out += lock_style == 0 || lock_style >= 4 ? "pthread_mutex_t m;\n" : lock_style == 3 ? "atomic_int lk = 0;\n" : "int lk = 0;\n";
   if (!workers.empty()) {
     out += "pthread_t";
     for (std::size_t i = 0; i < workers.size(); ++i) out += (i ? ", h" : " h") + std::to_string(i);
@@ -1519,9 +1534,23 @@ class Gen {
 
 }  // namespace
 
+namespace {
+bool has_atomic_section(const std::vector<Stmt>& v) {
+  for (const Stmt& s : v)
+    if (s.kind == Stmt::Kind::Atomic || has_atomic_section(s.body) || has_atomic_section(s.els)) return true;
+  return false;
+}
+}  // namespace
+
 Program generate(std::uint64_t seed, const GeneratorOptions& options) {
   Gen g(seed, options);
-  return g.program(seed);
+  Program p = g.program(seed);
+  // Not beside __VERIFIER_atomic_begin/end: a mutex of another kind is one atomic step per
+  // operation, which the front end does not nest in such sections (UNKNOWN).
+  bool sections = has_atomic_section(p.main_body);
+  for (const Thread& t : p.workers) sections = sections || has_atomic_section(t.body);
+  if (options.mutex_kinds && p.mutex && p.lock_style == 0 && !sections) p.lock_style = seed % 2 ? 4 : 5;
+  return p;
 }
 
 }  // namespace siren::fuzz

@@ -109,7 +109,10 @@ struct Program {
   int lock_style = 0;                  // Lock statements: 0 pthread mutex m, 1 spin lock with
                                        // __sync_bool_compare_and_swap on `int lk`, 2 try lock with
                                        // it (the body runs only if taken), 3 spin lock with C11
-                                       // atomic_exchange on `atomic_int lk`
+                                       // atomic_exchange on `atomic_int lk`, 4 recursive pthread
+                                       // mutex m, each Lock locks it twice, 5 error-checking
+                                       // mutex m, the body runs when its relock says EDEADLK
+                                       // (GeneratorOptions::mutex_kinds)
   // Unions whose members have the same cell layout (docs/semantics.md): -1 none,
   // 0 `union word { int i; unsigned u; } uw = { 1 };`,
   // 1 `union pair { int a[2]; struct { int x, y; } s; } up = { { 0, 1 } };`,
@@ -144,6 +147,9 @@ struct GeneratorOptions {
   int max_workers = 3;     // worker threads (plus main: 2-4 threads)
   int max_stmts = 4;       // top-level statements per worker: 1 .. max_stmts - workers
   bool parameterized = false;  // template "param" only (see above)
+  /// Every program with a mutex makes it recursive (Program::lock_style 4) or error-checking
+  /// (5), half and half (issue 40); off, the random stream is the one without this option.
+  bool mutex_kinds = false;
 };
 
 Program generate(std::uint64_t seed, const GeneratorOptions& options = {});

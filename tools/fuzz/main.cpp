@@ -96,6 +96,12 @@ int main(int argc, char** argv) {
   app.add_flag("--test-broken-frontend", o.broken_frontend,
                "Translate with a deliberately broken front end (global pointer initialisers dropped; test only): "
                "with --test-native and --expect-disagreements, shows the native oracle catches it");
+  app.add_flag("--mutex-kinds", o.generator.mutex_kinds,
+               "Every program with a mutex makes it recursive or error-checking (issue 40), checked against the "
+               "explorer and native execution");
+  app.add_flag("--test-broken-mutex-kinds", o.broken_mutex_kinds,
+               "Translate with a deliberately broken front end for which every mutex is a default one (test only): "
+               "with --mutex-kinds, --test-native and --expect-disagreements, shows the native oracle catches it");
   app.add_flag("--test-broken-native", broken_native,
                "Run the native oracle's runtime deliberately broken (it never preempts a thread; test only): "
                "shows the comparison catches a broken oracle");
@@ -174,6 +180,7 @@ int main(int argc, char** argv) {
   std::uint64_t reach_asked = 0;                            // control states asked under reductions
   std::uint64_t pointer_programs = 0;                       // programs with accesses through pointers
   std::uint64_t unwinding_programs = 0;                     // programs whose transactions unwind a loop
+  std::uint64_t kind_programs = 0;                          // with a recursive / error-checking mutex
   std::uint64_t native_programs = 0, native_replayed = 0, native_runs = 0;  // the native oracle
   double t_native = 0;
   std::map<std::string, std::uint64_t> verdicts, templ_total, templ_unsafe, construct_count;
@@ -191,6 +198,7 @@ int main(int argc, char** argv) {
     if (stop_after && disagreements >= stop_after) break;
     const std::uint64_t s = seed + n;
     const Program p = generate_program(s, o);
+    kind_programs += p.mutex && p.lock_style >= 4;
     if (generate_only) {  // only the generator's statistics (constructs, templates)
       ++templ_total[p.templ];
       for (const std::string& c : p.constructs()) ++construct_count[c];
@@ -321,6 +329,7 @@ int main(int argc, char** argv) {
   const double pp = n > 0 ? 100.0 * static_cast<double>(pointer_programs) / static_cast<double>(n) : 0;
   std::printf("programs accessing a global or heap object through a pointer: %llu (%.0f%%)\n",
               static_cast<unsigned long long>(pointer_programs), pp);
+  std::printf("programs with a recursive or error-checking mutex: %llu\n", static_cast<unsigned long long>(kind_programs));
   const double up = n > 0 ? 100.0 * static_cast<double>(unwinding_programs) / static_cast<double>(n) : 0;
   std::printf("programs with a transaction that runs on through a loop's head: %llu (%.0f%%)\n",
               static_cast<unsigned long long>(unwinding_programs), up);
