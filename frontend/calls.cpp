@@ -212,7 +212,8 @@ ExprRef Translator::rv_undefined_call(const CallExpr* ce, const FunctionDecl* fd
   const SourceLocation loc = ce->getExprLoc();
   const std::string name = fd->getNameAsString();
   if (!options_.undefined_nondet) unsupported(loc, "call to undefined function '" + name + "'");
-  if (fd->isVariadic()) unsupported(loc, "call to undefined variadic function '" + name + "'");
+  const bool readonly = options_.readonly_functions.count(name) > 0;
+  if (fd->isVariadic() && !readonly) unsupported(loc, "call to undefined variadic function '" + name + "'");
   const QualType rt = ce->getType();
   if (rt->isRecordType()) unsupported(loc, "undefined function '" + name + "' returning a struct");
   if (rt->isRealFloatingType()) unsupported(loc, "floating-point type '" + rt.getAsString() + "'");
@@ -221,7 +222,7 @@ ExprRef Translator::rv_undefined_call(const CallExpr* ce, const FunctionDecl* fd
     if (a->isNullPointerConstant(ctx_, Expr::NPC_ValueDependentIsNull)) continue;
     QualType pt = i < fd->getNumParams() ? fd->getParamDecl(i)->getType() : a->IgnoreParenImpCasts()->getType();
     pt = pt.getCanonicalType();
-    if (pt->isArrayType() || (pt->isPointerType() && !pt->getPointeeType().isConstQualified()))
+    if (!readonly && (pt->isArrayType() || (pt->isPointerType() && !pt->getPointeeType().isConstQualified())))
       unsupported(a->getExprLoc(), "call to undefined function '" + name +
                                        "' with a pointer it could write through (argument " +
                                        std::to_string(i + 1) + ")");
@@ -229,7 +230,8 @@ ExprRef Translator::rv_undefined_call(const CallExpr* ce, const FunctionDecl* fd
   for (unsigned i = 0; i < ce->getNumArgs(); ++i) rvalue(ce->getArg(i), false);  // reads stay accesses
   warn("undefined:" + name, loc,
        "function '" + name + "' has no body: each call returns an arbitrary value and changes nothing "
-       "else (--no-undefined-nondet rejects it)");
+       "else" + std::string(readonly ? ", and its reads through pointer arguments are not modelled (--assume-readonly)"
+                                     : " (--no-undefined-nondet rejects it)"));
   if (rt->isVoidType() || !want) return nullptr;
   const Type t = scalar_type(rt, loc);
   ir::Instr h;

@@ -4,6 +4,7 @@
 #include "ir/program.hpp"
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,12 @@ struct FrontendOptions {
   /// changes nothing else (CBMC's convention; each such function gets one warning). False:
   /// such a call is `unsupported` (siren's --no-undefined-nondet).
   bool undefined_nondet = true;
+  /// Functions without a body that are assumed to only read through their pointer arguments
+  /// (and variadic arguments): a call then returns an arbitrary value and changes nothing, as
+  /// any other function without a body, instead of being unsupported. siren's kernel model
+  /// lists the kernel API functions of this kind (kernel/readonly.txt, used by triage --driver;
+  /// siren's --assume-readonly FILE).
+  std::set<std::string> readonly_functions;
   /// TEST ONLY: a deliberately broken front end that drops every address initialiser of a
   /// global pointer cell (`int *p = &g;` starts as null), so that a test can show the native
   /// oracle catches a wrong front end. No `siren` flag sets it.
@@ -52,5 +59,33 @@ struct FrontendOptions {
 };
 
 FrontendResult translate_file(const std::string& path, const FrontendOptions& options = {});
+
+// ---------------------------------------------------------------------------------------
+// Linux drivers (DESIGN.md §B10, docs/drivers.md): a driver has no main; the kernel runs its
+// module init function, then the functions it registered (in operations structs, timers, work
+// items, interrupt handlers: every function of the driver's file whose address is taken) from
+// any number of threads, then its exit function. scan_driver finds them; driver_harness writes
+// the C program that closes the driver for one pair of entry points (Whoop's harness).
+
+struct DriverEntry {
+  std::string name;               // the C function
+  std::string where;              // how it is registered: ".read in 'fops' (file:line)" or "address taken at file:line"
+  std::vector<std::string> args;  // one C expression per parameter: a fresh value of its type
+  std::string unsupported;        // non-empty: a parameter the harness cannot make (the entry is left out)
+};
+
+struct DriverScan {
+  std::vector<Diagnostic> errors;  // the file could not be parsed (InputError)
+  std::string init, exit;          // module init / exit functions ("" when the driver has none)
+  bool init_returns_int = false;   // a non-zero result means the module did not load
+  std::vector<DriverEntry> entries;  // in source order of their definitions
+};
+
+DriverScan scan_driver(const std::string& path, const FrontendOptions& options = {});
+
+/// The harness for entries `a` and `b` of `s` (a == b: one function run by two threads): includes
+/// `driver_path` (an absolute path), runs init (stops when it fails), starts the two threads with
+/// fresh arguments, joins them and runs exit.
+std::string driver_harness(const std::string& driver_path, const DriverScan& s, std::size_t a, std::size_t b);
 
 }  // namespace siren::frontend

@@ -197,15 +197,14 @@ FrontendResult Translator::run() {
 // ---------------------------------------------------------------------------------------
 // Entry point
 
-FrontendResult translate_file(const std::string& path, const FrontendOptions& options) {
-  FrontendResult res;
-  res.status = FrontendStatus::InputError;
-  auto fail = [&](std::string msg) -> FrontendResult {
+std::unique_ptr<ASTUnit> parse_c_file(const std::string& path, const FrontendOptions& options,
+                                      std::vector<Diagnostic>& errors) {
+  auto fail = [&](std::string msg) -> std::unique_ptr<ASTUnit> {
     Diagnostic d;
     d.file = path;
     d.message = "error: " + std::move(msg);
-    res.diagnostics.push_back(std::move(d));
-    return std::move(res);
+    errors.push_back(std::move(d));
+    return nullptr;
   };
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return fail("no such file");
@@ -232,12 +231,21 @@ FrontendResult translate_file(const std::string& path, const FrontendOptions& op
       tooling::getClangStripDependencyFileAdjuster(), tooling::FileContentMappings(), &consumer);
   if (!ast) return fail("clang could not parse the file");
   if (!consumer.errors.empty() || ast->getDiagnostics().hasErrorOccurred()) {
-    res.diagnostics = consumer.errors;
-    if (res.diagnostics.empty()) return fail("clang reported errors");
-    for (auto& d : res.diagnostics)
+    if (consumer.errors.empty()) return fail("clang reported errors");
+    for (auto& d : consumer.errors) {
       if (d.file.empty()) d.file = path;
-    return res;
+      errors.push_back(std::move(d));
+    }
+    return nullptr;
   }
+  return ast;
+}
+
+FrontendResult translate_file(const std::string& path, const FrontendOptions& options) {
+  FrontendResult res;
+  res.status = FrontendStatus::InputError;
+  std::unique_ptr<ASTUnit> ast = parse_c_file(path, options, res.diagnostics);
+  if (!ast) return res;
   Translator t(ast->getASTContext(), path, options);
   return t.run();
 }

@@ -24,6 +24,7 @@
 #include <clang/AST/Expr.h>
 #include <clang/AST/Stmt.h>
 #include <clang/Basic/SourceManager.h>
+#include <clang/Frontend/ASTUnit.h>
 
 #include <cstdint>
 #include <deque>
@@ -67,6 +68,9 @@ inline bool starts_with(const std::string& s, const char* p) { return s.rfind(p,
 inline const Expr* strip(const Expr* e) { return e->IgnoreParenCasts(); }
 // Source text on one line, white space collapsed, at most 80 characters (translate.cpp).
 std::string collapse(std::string s);
+// Parses a C file as the front end does (translate.cpp): the AST, or nullptr with `errors`.
+std::unique_ptr<clang::ASTUnit> parse_c_file(const std::string& path, const FrontendOptions& options,
+                                             std::vector<Diagnostic>& errors);
 
 // ---------------------------------------------------------------------------------------
 // Synchronisation typedefs (glibc defines the pthread types as unions: recognise the names;

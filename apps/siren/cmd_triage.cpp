@@ -22,6 +22,7 @@
 #include "apps/siren/triage_progress.hpp"
 #include "apps/siren/triage_run.hpp"
 #include "apps/siren/triage_slurm.hpp"
+#include "apps/siren/triage_driver.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -93,6 +94,12 @@ std::vector<TriageItem> load_items(const TriageArgs& a, bool& input_error) {
       it.ws = race::lockset_candidates(*it.lm.tm);
       if (!a.quiet && !it.line)
         std::fprintf(stderr, "siren: %zu candidate pairs from the lockset analysis\n", it.ws.size());
+    } else if (it.named) {
+      // A program of a manifest that siren cannot model has no candidates: one UNKNOWN line for
+      // it (id PREFIX/program) says why, instead of no line at all.
+      race::Warning whole;
+      whole.id = "program";
+      it.ws.push_back(whole);
     }
     if (!prefix.empty())
       for (auto& w : it.ws) w.id = race::manifest_result_id(prefix, w.id);
@@ -375,6 +382,18 @@ void add_triage_command(CLI::App& app, int& exit_code) {
                       "program as written). A bad line is reported (FILE:LINE) and skipped, the rest still run, exit 6")
           ->excludes(program);
   program->excludes(manifest);
+  auto* driver = cmd->add_option("--driver", args->driver,
+                                 "A Linux driver (no main; docs/drivers.md): its module init and exit functions and "
+                                 "its entry points (functions registered in operations structs, timers, work items, "
+                                 "interrupt handlers) are found, one harness per pair of entry points runs init, the "
+                                 "two as threads with fresh arguments, then exit, with siren's kernel model before the "
+                                 "-I directories; the pairs are triaged as a manifest (result ids A|B/ID)")
+                     ->excludes(program)
+                     ->excludes(manifest);
+  cmd->add_option("--emit-harness", args->emit_harness,
+                  "--driver: write the harnesses (C), DIR/driver.json (entry points) and DIR/manifest.jsonl here "
+                  "(default: OUT.harness, else a new directory under /tmp)")
+      ->needs(driver);
   cmd->add_option("--shard", args->shard,
                   "Answer only shard I of N (I/N, 0 <= I < N): deterministic shards of the work by program, then "
                   "by number of warnings; give each shard its own --out");
@@ -413,8 +432,8 @@ void add_triage_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--quiet,-q", args->quiet, "No progress bar and no summary");
   add_front_options(cmd, args->front);
   cmd->callback([args, &exit_code] {
-    if (args->program.empty() && args->manifest.empty()) {
-      std::fprintf(stderr, "siren: triage needs --program FILE.c or --manifest FILE (see siren triage --help)\n");
+    if (args->program.empty() && args->manifest.empty() && args->driver.empty()) {
+      std::fprintf(stderr, "siren: triage needs --program FILE.c, --manifest FILE or --driver FILE.c (see siren triage --help)\n");
       exit_code = kExitUsage;
       return;
     }
@@ -434,6 +453,16 @@ void add_triage_command(CLI::App& app, int& exit_code) {
       exit_code = kExitUsage;
       return;
     }
+    if (!args->driver.empty() && !args->warnings.empty()) {
+      std::fprintf(stderr, "siren: with --driver, the candidates are each pair's lockset candidates (no warnings file)\n");
+      exit_code = kExitUsage;
+      return;
+    }
+    if (!args->driver.empty())
+      if (const int rc = prepare_driver(*args); rc != 0) {
+        exit_code = rc;
+        return;
+      }
     if (args->memory > 0) limit_memory_mb(args->memory);
     exit_code = run_triage(*args);
   });

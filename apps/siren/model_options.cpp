@@ -31,6 +31,12 @@ void add_front_options(CLI::App* cmd, FrontArgs& a) {
                "A call to a function without a body is unsupported (UNKNOWN); by default it returns an "
                "arbitrary value and changes nothing else, with a warning naming the function");
   add_data_model_options(cmd, a.ilp32);
+  cmd->add_option("--assume-readonly", a.readonly_file,
+                  "FILE lists functions without a body (one per line) assumed to read only through their pointer "
+                  "arguments: a call returns an arbitrary value and changes nothing (its reads are not modelled), "
+                  "instead of being unsupported; variadic ones too (printk). triage --driver uses the kernel "
+                  "model's list")
+      ->check(CLI::ExistingFile);
   cmd->add_flag("--test-ignore-mutex-kinds", a.test_ignore_mutex_kinds,
                 "TEST ONLY: a broken front end for which every mutex is a default one")
       ->group("");
@@ -77,6 +83,20 @@ LoadedModel load_model(const std::string& file, const FrontArgs& a) {
   fo.extra_args.insert(fo.extra_args.end(), a.clang_args.begin(), a.clang_args.end());
   fo.undefined_nondet = a.undefined_nondet;
   fo.test_ignore_mutex_kinds = a.test_ignore_mutex_kinds;
+  if (!a.readonly_file.empty()) {
+    std::ifstream rf(a.readonly_file);
+    if (!rf) {
+      std::fprintf(stderr, "siren: %s: cannot read the --assume-readonly list\n", a.readonly_file.c_str());
+      out.input_error = kExitInputError;
+      return out;
+    }
+    for (std::string line; std::getline(rf, line);) {
+      const auto b = line.find_first_not_of(" \t");
+      if (b == std::string::npos || line[b] == '#') continue;
+      const auto e = line.find_last_not_of(" \t\r");
+      fo.readonly_functions.insert(line.substr(b, e - b + 1));
+    }
+  }
   fo.data_model_bits = a.ilp32 ? 32 : 64;
   frontend::FrontendResult fr = frontend::translate_file(file, fo);
   static std::set<std::string> printed;

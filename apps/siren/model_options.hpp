@@ -25,6 +25,9 @@ struct FrontArgs {
   bool block_at_thread_limit = false;
   /// TEST ONLY (--test-ignore-mutex-kinds, hidden): FrontendOptions::test_ignore_mutex_kinds.
   bool test_ignore_mutex_kinds = false;
+  /// --assume-readonly FILE: functions without a body that only read through their pointer
+  /// arguments (FrontendOptions::readonly_functions), one name per line, '#' comments.
+  std::string readonly_file;
 };
 
 /// Adds --threads, --recursion, -D, -I, --32/--64 and the trailing clang_args positional; call it after

@@ -17,6 +17,8 @@ struct TriageArgs {
   std::string warnings;
   std::string program;
   std::string manifest;          // --manifest: JSON lines of programs (race/manifest.hpp)
+  std::string driver;            // --driver: a Linux driver, closed by harnesses (docs/drivers.md)
+  std::string emit_harness;      // --emit-harness DIR: where --driver writes them (and its manifest)
   std::string out;
   std::string sarif;
   std::string shard;             // --shard I/N (race/triage_shards.hpp)

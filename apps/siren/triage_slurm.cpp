@@ -90,6 +90,7 @@ std::string task_command(const TriageArgs& a, unsigned shards, const std::string
   for (const auto& i : a.front.includes) v.insert(v.end(), {"-I", i});
   if (!a.front.undefined_nondet) v.push_back("--no-undefined-nondet");
   if (a.front.ilp32) v.push_back("--32");
+  if (!a.front.readonly_file.empty()) v.insert(v.end(), {"--assume-readonly", a.front.readonly_file});
   std::string cmd;
   for (const auto& s : v) cmd += quote(s) + " ";
   cmd += fmt::format("--shard \"$SLURM_ARRAY_TASK_ID/{}\" --out {}\"/shard-${{SLURM_ARRAY_JOB_ID}}_${{SLURM_ARRAY_TASK_ID}}.jsonl\"",

@@ -1,0 +1,125 @@
+// `siren triage --driver` (triage_driver.hpp).
+#include "apps/siren/triage_driver.hpp"
+
+#include "apps/siren/commands.hpp"
+#include "frontend/frontend.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+namespace siren::app {
+
+namespace fs = std::filesystem;
+
+std::string kernel_model_dir() {
+  if (const char* e = std::getenv("SIREN_KERNEL_MODEL"); e && *e) return e;
+  return SIREN_KERNEL_MODEL_DIR;
+}
+
+namespace {
+// A file name for the harness of a pair: its index and the two functions.
+std::string harness_name(std::size_t i, std::size_t j, const std::string& a, const std::string& b) {
+  return fmt::format("pair_{:03}_{:03}_{}__{}.c", i, j, a, b);
+}
+}  // namespace
+
+int prepare_driver(TriageArgs& a) {
+  std::error_code ec;
+  if (!fs::is_regular_file(a.driver, ec)) {
+    std::fprintf(stderr, "siren: %s: no such file\n", a.driver.c_str());
+    return kExitInputError;
+  }
+  const std::string driver = fs::absolute(a.driver).lexically_normal().string();
+  const std::string kernel = kernel_model_dir();
+  if (!fs::is_directory(kernel, ec)) {
+    std::fprintf(stderr, "siren: the kernel model %s is missing (set SIREN_KERNEL_MODEL)\n", kernel.c_str());
+    return kExitInputError;
+  }
+  // -I order: siren's kernel model first (its headers replace a driver model's locking), then
+  // the user's directories, then the driver's own.
+  std::vector<std::string> includes{"-I" + kernel};
+  for (const auto& i : a.front.includes) includes.push_back("-I" + fs::absolute(i).lexically_normal().string());
+  includes.push_back("-I" + fs::path(driver).parent_path().string());
+  frontend::FrontendOptions fo;
+  for (const auto& d : a.front.defines) fo.extra_args.push_back("-D" + d);
+  fo.extra_args.insert(fo.extra_args.end(), includes.begin(), includes.end());
+  fo.extra_args.insert(fo.extra_args.end(), a.front.clang_args.begin(), a.front.clang_args.end());
+  fo.data_model_bits = a.front.ilp32 ? 32 : 64;
+  const frontend::DriverScan scan = frontend::scan_driver(driver, fo);
+  if (!scan.errors.empty()) {
+    for (const auto& d : scan.errors) std::fprintf(stderr, "%s\n", d.str().c_str());
+    return kExitInputError;
+  }
+
+  std::string dir = a.emit_harness;
+  if (dir.empty() && !a.out.empty()) dir = a.out + ".harness";
+  if (dir.empty()) {
+    char tmpl[] = "/tmp/siren-driver-XXXXXX";
+    const char* t = ::mkdtemp(tmpl);
+    if (!t) {
+      std::fprintf(stderr, "siren: cannot create a harness directory under /tmp\n");
+      return kExitInternal;
+    }
+    dir = t;
+  }
+  fs::create_directories(dir, ec);
+  if (ec) {
+    std::fprintf(stderr, "siren: %s: cannot create the harness directory: %s\n", dir.c_str(), ec.message().c_str());
+    return kExitInputError;
+  }
+
+  std::vector<std::size_t> usable;
+  nlohmann::ordered_json entries = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < scan.entries.size(); ++i) {
+    const auto& e = scan.entries[i];
+    entries.push_back({{"name", e.name}, {"registered", e.where}});
+    if (e.unsupported.empty()) {
+      usable.push_back(i);
+    } else {
+      entries.back()["left_out"] = e.unsupported;
+      std::fprintf(stderr, "siren: %s: entry point %s left out: unsupported: %s\n", a.driver.c_str(), e.name.c_str(),
+                   e.unsupported.c_str());
+    }
+  }
+  nlohmann::ordered_json info = {{"driver", driver},
+                                 {"init", scan.init},
+                                 {"exit", scan.exit},
+                                 {"kernel_model", kernel},
+                                 {"entry_points", entries}};
+  const std::string manifest = (fs::path(dir) / "manifest.jsonl").string();
+  std::ofstream m(manifest, std::ios::trunc);
+  std::size_t pairs = 0;
+  for (std::size_t x = 0; x < usable.size(); ++x)
+    for (std::size_t y = x; y < usable.size(); ++y) {
+      const auto& ea = scan.entries[usable[x]];
+      const auto& eb = scan.entries[usable[y]];
+      const std::string name = harness_name(usable[x], usable[y], ea.name, eb.name);
+      std::ofstream h((fs::path(dir) / name).string(), std::ios::trunc);
+      h << frontend::driver_harness(driver, scan, usable[x], usable[y]);
+      nlohmann::ordered_json line = {{"program", name}, {"clang_args", includes}, {"id", ea.name + "|" + eb.name}};
+      m << line.dump() << "\n";
+      ++pairs;
+    }
+  info["pairs"] = pairs;
+  std::ofstream((fs::path(dir) / "driver.json").string(), std::ios::trunc) << info.dump(2) << "\n";
+  if (!m) {
+    std::fprintf(stderr, "siren: %s: cannot write the manifest\n", manifest.c_str());
+    return kExitInputError;
+  }
+  if (!a.quiet)
+    std::fprintf(stderr, "siren: %s: init %s, exit %s, %zu entry points (%zu left out), %zu pairs; harnesses in %s\n",
+                 a.driver.c_str(), scan.init.empty() ? "(none)" : scan.init.c_str(),
+                 scan.exit.empty() ? "(none)" : scan.exit.c_str(), scan.entries.size(),
+                 scan.entries.size() - usable.size(), pairs, dir.c_str());
+  a.manifest = manifest;
+  if (a.front.readonly_file.empty()) a.front.readonly_file = (fs::path(kernel).parent_path() / "readonly.txt").string();
+  a.front.includes.clear();  // in the manifest's lines, after the kernel model
+  return 0;
+}
+
+}  // namespace siren::app

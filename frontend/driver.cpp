@@ -1,0 +1,193 @@
+// Linux drivers as input (frontend.hpp, docs/drivers.md): the module's init and exit functions
+// and its entry points, found in the Clang AST, and the harness that closes the driver for one
+// pair of entry points (DESIGN.md §B10, after Whoop and SV-COMP's pthread-driver-races tasks).
+#include "frontend/translator.hpp"
+
+#include <clang/AST/PrettyPrinter.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+
+#include <fmt/format.h>
+
+namespace siren::frontend {
+namespace {
+
+// Every function of the driver's own file whose address is taken (not a direct callee), with
+// the place that takes it; an operations struct's designated field names it.
+class EntryFinder : public RecursiveASTVisitor<EntryFinder> {
+ public:
+  EntryFinder(ASTContext& ctx, FileID main) : ctx_(ctx), sm_(ctx.getSourceManager()), main_(main) {}
+
+  std::map<const FunctionDecl*, std::string> taken;  // canonical decl -> where
+  std::string init_var_fn, exit_var_fn;              // module_init / module_exit targets
+
+  bool VisitVarDecl(VarDecl* vd) {
+    const Expr* init = vd->getInit();
+    if (!init) return true;
+    const std::string n = vd->getName().str();
+    if (const auto* dr = dyn_cast<DeclRefExpr>(init->IgnoreParenCasts()))
+      if (const auto* fd = dyn_cast<FunctionDecl>(dr->getDecl())) {
+        // Whoop's Model/linux/init.h: `void (*_whoop_init)(void) = f;` (siren's kernel model
+        // keeps that spelling); the kernel's own: init_module / cleanup_module aliases.
+        if (n == "_whoop_init" || n == "__siren_module_init") init_var_fn = fd->getNameAsString();
+        if (n == "_whoop_exit" || n == "__siren_module_exit") exit_var_fn = fd->getNameAsString();
+      }
+    if (const auto* il = dyn_cast<InitListExpr>(init->IgnoreParens())) fields(il, vd->getNameAsString());
+    return true;
+  }
+
+  bool VisitCallExpr(CallExpr* ce) {
+    callees_.insert(ce->getCallee()->IgnoreParenImpCasts());
+    return true;
+  }
+
+  bool VisitDeclRefExpr(DeclRefExpr* dr) {
+    const auto* fd = dyn_cast<FunctionDecl>(dr->getDecl());
+    if (!fd || callees_.count(dr)) return true;
+    note(fd, "address taken at " + at(dr->getExprLoc()));
+    return true;
+  }
+
+
+ private:
+  void fields(const InitListExpr* il, const std::string& var) {
+    const InitListExpr* sem = il->isSemanticForm() ? il : il->getSemanticForm();
+    if (!sem) sem = il;
+    const RecordDecl* rd = sem->getType()->getAsRecordDecl();
+    std::vector<const FieldDecl*> fs;
+    if (rd) fs.assign(rd->field_begin(), rd->field_end());
+    for (unsigned i = 0; i < sem->getNumInits(); ++i) {
+      const Expr* e = sem->getInit(i);
+      if (!e) continue;
+      if (const auto* sub = dyn_cast<InitListExpr>(e->IgnoreParens())) {
+        fields(sub, var);
+        continue;
+      }
+      const auto* dr = dyn_cast<DeclRefExpr>(e->IgnoreParenCasts());
+      if (const auto* uo = dyn_cast<UnaryOperator>(e->IgnoreParenCasts()); uo && uo->getOpcode() == UO_AddrOf)
+        dr = dyn_cast<DeclRefExpr>(uo->getSubExpr()->IgnoreParenCasts());
+      const auto* fd = dr ? dyn_cast<FunctionDecl>(dr->getDecl()) : nullptr;
+      if (!fd) continue;
+      const FieldDecl* f = rd && rd->isUnion() ? sem->getInitializedFieldInUnion() : (i < fs.size() ? fs[i] : nullptr);
+      const std::string type = rd ? rd->getNameAsString() : "";
+      note(fd, fmt::format(".{} in '{}'{} ({})", f ? f->getNameAsString() : "?", var,
+                           type.empty() ? "" : " of struct " + type, at(e->getExprLoc())), true);
+    }
+  }
+
+  void note(const FunctionDecl* fd, std::string where, bool field = false) {
+    const FunctionDecl* def = fd->getDefinition();
+    if (!def || sm_.getFileID(sm_.getExpansionLoc(def->getLocation())) != main_) return;
+    auto [it, fresh] = taken.try_emplace(def->getCanonicalDecl(), where);
+    if (!fresh && field && it->second.rfind("address taken", 0) == 0) it->second = where;  // the field says more
+  }
+
+  std::string at(SourceLocation loc) const {
+    const PresumedLoc p = sm_.getPresumedLoc(sm_.getExpansionLoc(loc));
+    return p.isValid() ? fmt::format("{}:{}", p.getFilename(), p.getLine()) : "?";
+  }
+
+  ASTContext& ctx_;
+  SourceManager& sm_;
+  FileID main_;
+  std::set<const Expr*> callees_;
+};
+
+// A fresh value of parameter type `t` as C text, or "" with `why` when the harness cannot make
+// one. Pointers to complete structs and scalars get a new heap object (its contents are
+// arbitrary for siren, as the kernel's callers' objects are to the driver); other pointers are
+// null; integers are arbitrary.
+std::string fresh_value(ASTContext& ctx, QualType t, std::string& why) {
+  PrintingPolicy pp(ctx.getLangOpts());
+  pp.SuppressTagKeyword = false;
+  const QualType c = t.getCanonicalType();
+  const std::string spelled = t.getUnqualifiedType().getAsString(pp);
+  if (c->isPointerType()) {
+    const QualType pt = t->getPointeeType();
+    const QualType pc = pt.getCanonicalType();
+    if (pc->isFunctionType() || pc->isPointerType()) return "0";
+    if (pc->isVoidType()) return "__builtin_malloc(64)";
+    if (pc->isIncompleteType()) return "0";
+    if (pc->isRecordType() || pc->isScalarType() || pc->isArrayType()) {
+      const std::string pointee = pt.getUnqualifiedType().getAsString(pp);
+      const unsigned n = pc->isRecordType() || pc->isArrayType() ? 1 : (pc->isCharType() ? 64 : 16);
+      return fmt::format("({})__builtin_malloc({} * sizeof({}))", spelled, n, pointee);
+    }
+    return "0";
+  }
+  if (c->isBooleanType()) return "(" + spelled + ")__VERIFIER_nondet_bool()";
+  if (c->isIntegralOrEnumerationType()) return "(" + spelled + ")__VERIFIER_nondet_long()";
+  why = "parameter of type '" + spelled + "'";
+  return "";
+}
+
+}  // namespace
+
+DriverScan scan_driver(const std::string& path, const FrontendOptions& options) {
+  DriverScan s;
+  std::unique_ptr<ASTUnit> ast = parse_c_file(path, options, s.errors);
+  if (!ast) return s;
+  ASTContext& ctx = ast->getASTContext();
+  const FileID main = ctx.getSourceManager().getMainFileID();
+  EntryFinder f(ctx, main);
+  f.TraverseDecl(ctx.getTranslationUnitDecl());
+  s.init = f.init_var_fn;
+  s.exit = f.exit_var_fn;
+  std::vector<std::pair<unsigned, DriverEntry>> found;
+  for (const auto& [fd, where] : f.taken) {
+    const FunctionDecl* def = fd->getDefinition();
+    const std::string name = def->getNameAsString();
+    if (name == s.init || name == s.exit) continue;
+    DriverEntry e;
+    e.name = name;
+    e.where = where;
+    for (const ParmVarDecl* p : def->parameters()) {
+      std::string why;
+      std::string v = fresh_value(ctx, p->getType(), why);
+      if (v.empty() && e.unsupported.empty()) e.unsupported = why;
+      e.args.push_back(std::move(v));
+    }
+    if (def->isVariadic() && e.unsupported.empty()) e.unsupported = "variadic entry point";
+    found.emplace_back(ctx.getSourceManager().getFileOffset(ctx.getSourceManager().getExpansionLoc(def->getLocation())),
+                       std::move(e));
+  }
+  std::sort(found.begin(), found.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  for (auto& [off, e] : found) s.entries.push_back(std::move(e));
+  if (!s.init.empty())
+    for (const Decl* d : ctx.getTranslationUnitDecl()->decls())
+      if (const auto* fd = dyn_cast<FunctionDecl>(d); fd && fd->getNameAsString() == s.init)
+        s.init_returns_int = fd->getReturnType()->isIntegerType();
+  return s;
+}
+
+std::string driver_harness(const std::string& driver_path, const DriverScan& s, std::size_t a, std::size_t b) {
+  const DriverEntry& ea = s.entries.at(a);
+  const DriverEntry& eb = s.entries.at(b);
+  std::string out = fmt::format(
+      "/* siren triage --driver: the harness of entry points {} || {} (docs/drivers.md).\n"
+      "   {}: {}\n   {}: {} */\n",
+      ea.name, eb.name, ea.name, ea.where, eb.name, eb.where);
+  // siren_kernel.h (kernel/include): the pthread declarations, without glibc's <pthread.h>,
+  // whose types clash with a kernel's.
+  out += "#include <siren_kernel.h>\n";
+  out += fmt::format("#include \"{}\"\n\n", driver_path);
+  auto thread = [&](const DriverEntry& e, int k) {
+    std::string call = e.name + "(";
+    for (std::size_t i = 0; i < e.args.size(); ++i) call += (i ? ", " : "") + e.args[i];
+    call += ")";
+    return fmt::format("static void *siren_thread_{}(void *unused) {{\n  (void)unused;\n  {};\n  return 0;\n}}\n\n", k,
+                       call);
+  };
+  out += thread(ea, 1);
+  out += thread(eb, 2);
+  out += "int main(void) {\n";
+  if (!s.init.empty())
+    out += s.init_returns_int ? fmt::format("  if ({}() != 0) return 0;  /* the module did not load */\n", s.init)
+                              : fmt::format("  {}();\n", s.init);
+  out += "  pthread_t t1, t2;\n  pthread_create(&t1, 0, siren_thread_1, 0);\n"
+         "  pthread_create(&t2, 0, siren_thread_2, 0);\n  pthread_join(t1, 0);\n  pthread_join(t2, 0);\n";
+  if (!s.exit.empty()) out += fmt::format("  {}();\n", s.exit);
+  out += "  return 0;\n}\n";
+  return out;
+}
+
+}  // namespace siren::frontend

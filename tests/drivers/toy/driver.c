@@ -1,0 +1,70 @@
+/* A toy character driver for siren triage --driver's tests (tests/e2e/driver_test.py), written
+ * against Whoop's kernel model (../shared/benchmarks/linux-drivers/Model) and siren's
+ * (kernel/include). Two threads may run any two of its entry points after toy_init:
+ *  - toy_open counts opens under a mutex (no race between two opens);
+ *  - toy_read counts reads without a lock (two reads race on `reads`);
+ *  - toy_ioctl sets a flag with an atomic bit operation and bumps an atomic_t (no race);
+ *  - toy_timer, a timer callback registered by address, writes `ticks`, which toy_release
+ *    reads under the mutex the timer does not take (a race between the two). */
+#include <linux/module.h>
+#include <linux/kernel.h>
+#include <linux/fs.h>
+#include <linux/mutex.h>
+#include <linux/atomic.h>
+#include <linux/bitops.h>
+
+static DEFINE_MUTEX(toy_lock);
+static int opens;
+static int reads;
+static int ticks;
+static unsigned long flags;
+static atomic_t ioctls = ATOMIC_INIT(0);
+static void (*toy_tick)(unsigned long);
+
+static int toy_open(struct inode *inode, struct file *file) {
+  mutex_lock(&toy_lock);
+  opens++;
+  mutex_unlock(&toy_lock);
+  return 0;
+}
+
+static int toy_release(struct inode *inode, struct file *file) {
+  int t;
+  mutex_lock(&toy_lock);
+  opens--;
+  t = ticks;
+  mutex_unlock(&toy_lock);
+  return t > 100;
+}
+
+static ssize_t toy_read(struct file *file, char __user *buf, size_t count, loff_t *ppos) {
+  reads = reads + 1;
+  return 0;
+}
+
+static long toy_ioctl(struct file *file, unsigned int cmd, unsigned long arg) {
+  set_bit(1, &flags);
+  atomic_inc(&ioctls);
+  return 0;
+}
+
+static void toy_timer(unsigned long data) { ticks = ticks + 1; }
+
+static const struct file_operations toy_fops = {
+    .owner = THIS_MODULE,
+    .open = toy_open,
+    .release = toy_release,
+    .read = toy_read,
+    .unlocked_ioctl = toy_ioctl,
+};
+
+static int __init toy_init(void) {
+  toy_tick = toy_timer;
+  if (register_chrdev(240, "toy", &toy_fops) < 0) return -EIO;
+  return 0;
+}
+
+static void __exit toy_exit(void) { unregister_chrdev(240, "toy"); }
+
+module_init(toy_init);
+module_exit(toy_exit);
