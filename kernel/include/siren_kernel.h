@@ -1,4 +1,5 @@
-/* siren's kernel model (kernel/README.md): the few pthread declarations it is written with.
+/* siren's kernel model (kernel/README.md): the few pthread declarations it is written with, the
+ * kernel's printing macros and the kernel functions Whoop's model does not declare.
  * glibc's <pthread.h> cannot be included beside a kernel's headers (time.h, types.h clash), so
  * the names siren and the native oracle know are declared here with glibc's sizes. */
 #ifndef SIREN_KERNEL_H
@@ -9,21 +10,6 @@ typedef unsigned long pthread_t;
 typedef union { char __size[40]; long __align; } pthread_mutex_t;
 #else
 typedef union { char __size[24]; long __align; } pthread_mutex_t;
-
-/* The kernel's printing macros (kernel.h / printk.h), which Whoop's model does not define:
- * they print with printk (kernel/readonly.txt). */
-#define pr_emerg(...) printk(__VA_ARGS__)
-#define pr_alert(...) printk(__VA_ARGS__)
-#define pr_crit(...) printk(__VA_ARGS__)
-#define pr_err(...) printk(__VA_ARGS__)
-#define pr_warning(...) printk(__VA_ARGS__)
-#define pr_warn(...) printk(__VA_ARGS__)
-#define pr_notice(...) printk(__VA_ARGS__)
-#define pr_info(...) printk(__VA_ARGS__)
-#define pr_cont(...) printk(__VA_ARGS__)
-#define pr_debug(...) printk(__VA_ARGS__)
-int printk(const char *fmt, ...);
-
 #endif
 typedef union { char __size[48]; long long __align; } pthread_cond_t;
 #define SIREN_MUTEX_INITIALIZER { { 0 } }
@@ -44,7 +30,6 @@ extern long __VERIFIER_nondet_long(void);
 extern unsigned long __VERIFIER_nondet_ulong(void);
 extern _Bool __VERIFIER_nondet_bool(void);
 
-
 /* The kernel's printing macros (kernel.h / printk.h), which Whoop's model does not define:
  * they print with printk (kernel/readonly.txt). */
 #define pr_emerg(...) printk(__VA_ARGS__)
@@ -58,5 +43,24 @@ extern _Bool __VERIFIER_nondet_bool(void);
 #define pr_cont(...) printk(__VA_ARGS__)
 #define pr_debug(...) printk(__VA_ARGS__)
 int printk(const char *fmt, ...);
+
+/* Kernel functions that Whoop's model does not declare (a driver's call would be an implicit
+ * declaration returning int): macros, so that no prototype conflicts. An object the driver
+ * only passes back to the kernel (a work queue, a proc entry) is an opaque cell; one the
+ * driver reads or writes is a fresh object of its type. Any of them may fail (null), as the
+ * kernel's may. Their arguments are evaluated (a callback passed there stays an entry point). */
+static inline void *__siren_opaque_object(void) {
+  static char object;
+  return __VERIFIER_nondet_bool() ? (void *)0 : (void *)&object;
+}
+#define __siren_new_object(type) (__VERIFIER_nondet_bool() ? (type *)0 : (type *)__builtin_malloc(sizeof(type)))
+#define create_singlethread_workqueue(name) ((struct workqueue_struct *)__siren_opaque_object())
+#define create_workqueue(name) ((struct workqueue_struct *)__siren_opaque_object())
+#define alloc_ordered_workqueue(...) ((void)(__VA_ARGS__), (struct workqueue_struct *)__siren_opaque_object())
+#define create_proc_read_entry(...) ((void)(__VA_ARGS__), (struct proc_dir_entry *)__siren_opaque_object())
+#define platform_device_register_simple(...) ((void)(__VA_ARGS__), __siren_new_object(struct platform_device))
+#define blk_fetch_request(q) __siren_new_object(struct request)
+#define init_waitqueue_head(q) ((void)(q))
+#define ia64_platform_is(name) ((void)(name), __VERIFIER_nondet_bool())
 
 #endif
