@@ -1,17 +1,15 @@
-/* The twin of libvalues_rand_unknown whose bug does not depend on rand()'s value beyond what
-   the real rand() gives: a lost update of cnt by two threads. The counterexample uses rand()'s
-   values (each thread tests r >= 0), is replayed natively with the real rand(), and the
-   violation happens: UNSAFE. */
+/* The twin of libvalues_rand_unknown whose bug does not depend on rand()'s value: each thread
+   stores rand() (any value would do) and increments cnt without a lock. The counterexample
+   uses rand()'s values (in the trace), is replayed natively with the real rand(), and the
+   lost update happens there too: UNSAFE. */
 #include <pthread.h>
 #include <assert.h>
 int rand(void);
-int cnt;
+int last, cnt;
 void *t(void *arg) {
-  int r = rand();
-  if (r >= 0) {
-    int tmp = cnt;
-    cnt = tmp + 1;
-  }
+  last = rand();
+  int tmp = cnt;
+  cnt = tmp + 1;
   return 0;
 }
 int main(void) {
