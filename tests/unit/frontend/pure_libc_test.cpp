@@ -131,9 +131,7 @@ TEST_CASE("pure libc: __builtin_clz, ctz, popcount (and l, ll) equal the host's 
                                                         u64, [](unsigned long long x) {
                                                           return __builtin_popcountll(x);
                                                         })) == "");
-  // A wrong expectation is caught: the harness can fail (clz off by one).
-  CHECK(run_main(table_program<unsigned, int>("", "unsigned", "int", "__builtin_clz(in[i])", u32,
-                                              [](unsigned x) { return __builtin_clz(x) + (x == 12345u ? 1 : 0); })) == "");
+  // A wrong expectation is caught: the harness can fail (clz off by one on the last input).
   CHECK(run_main(table_program<unsigned, int>("", "unsigned", "int", "__builtin_clz(in[i])", {1u, 12345u},
                                               [](unsigned x) { return __builtin_clz(x) + (x == 12345u ? 1 : 0); }))
             .rfind("property: ", 0) == 0);
