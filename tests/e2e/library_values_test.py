@@ -59,6 +59,15 @@ expect("regression case libvalues_rand_unknown with the switch FAILS", r.returnc
        r.stdout[:800])
 shutil.rmtree(tmp)
 
+# 3b. When the native oracle cannot build the program (here: its runtime is missing), a
+# counterexample that would be UNSAFE (libvalues_rand_unsafe) is UNKNOWN naming the function.
+unsafe_c = os.path.join(regression, "libvalues_rand_unsafe", "main.c")
+p = subprocess.run([siren, "check", unsafe_c, "--json"], capture_output=True, text=True, timeout=120,
+                   env=dict(os.environ, SIREN_NATIVE_RT="/nonexistent/libsiren_native_rt.a"))
+out = json.loads(p.stdout)
+expect("check without a native build: UNKNOWN, not UNSAFE", out["verdict"] == "UNKNOWN" and
+       "'rand()'" in out["reason"] and "could not be compiled natively" in out["reason"], p.stdout[:800])
+
 # 4. siren race: the same two ways.
 p, out = run(["race", race_c])
 expect("race: UNKNOWN, not a race", out["verdict"] == "UNKNOWN" and p.returncode == 5, p.stdout[:800])
