@@ -58,6 +58,24 @@ ExprRef Translator::rv_call(const CallExpr* ce, bool want, QualType malloc_type)
   // --- heap, string.h, sscanf, output (libc_model.cpp)
   if (const auto r = libc_call(site, defined, malloc_type)) return *r;
 
+  // --- pure functions of the C library without a body: exact models (pure_libc.cpp)
+  if (!defined)
+    if (const auto r = pure_libc_call(site)) return *r;
+
+  // --- functions without a body whose effect is not a value: control that does not return or
+  // comes back later (a longjmp, a signal handler, an atexit handler, another process).
+  // "Returns an arbitrary value and changes nothing else" would drop executions: unsupported.
+  if (!defined) {
+    static const char* const kControl[] = {"setjmp",  "_setjmp", "sigsetjmp", "__sigsetjmp", "longjmp",
+                                           "_longjmp", "siglongjmp", "fork",  "vfork",       "execv",
+                                           "execve",  "execvp",  "execl",     "execlp",      "execle",
+                                           "signal",  "sigaction", "atexit",  "at_quick_exit", "raise",
+                                           "kill",    "alarm",   "system",    "popen"};
+    for (const char* c : kControl)
+      if (name == c)
+        unsupported(loc, "call to '" + name + "' (control flow or processes the C library changes; not modelled)");
+  }
+
   // --- functions without a body
   if (!defined) return rv_undefined_call(ce, fd, want);
 
@@ -230,8 +248,9 @@ ExprRef Translator::rv_undefined_call(const CallExpr* ce, const FunctionDecl* fd
   for (unsigned i = 0; i < ce->getNumArgs(); ++i) rvalue(ce->getArg(i), false);  // reads stay accesses
   warn("undefined:" + name, loc,
        "function '" + name + "' has no body: each call returns an arbitrary value and changes nothing "
-       "else" + std::string(readonly ? ", and its reads through pointer arguments are not modelled (--assume-readonly)"
-                                     : " (--no-undefined-nondet rejects it)"));
+       "else; a counterexample that uses its value is confirmed natively with the real library before it "
+       "is printed" + std::string(readonly ? "; its reads through pointer arguments are not modelled (--assume-readonly)"
+                                           : " (--no-undefined-nondet rejects it)"));
   if (rt->isVoidType() || !want) return nullptr;
   const Type t = scalar_type(rt, loc);
   ir::Instr h;

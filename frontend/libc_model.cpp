@@ -154,7 +154,6 @@ std::optional<ExprRef> Translator::libc_call(const CallSite& site, bool defined,
   auto ptr_arg = [&](unsigned i) { return site.ptr_arg(i); };
   auto side_effects_only = [&](unsigned from) { site.side_effects_only(from); };
   auto zero = [&] { return site.zero(); };
-  auto havoc_result = [&] { return site.havoc_result(); };
   // --- heap
   if (name == "malloc" || name == "calloc" || name == "__builtin_malloc" || name == "alloca" ||
       name == "__builtin_alloca") {
@@ -229,8 +228,36 @@ std::optional<ExprRef> Translator::libc_call(const CallSite& site, bool defined,
       name == "fputs" || name == "sprintf" || name == "snprintf" || name == "perror" || name == "usleep" ||
       name == "sleep") {
     if (name == "sprintf" || name == "snprintf") unsupported(loc, "call to undefined function '" + name + "'");
+    // printf's %n writes the count through a pointer: a format that is not a literal may hold it.
+    if (name == "printf" || name == "fprintf") {
+      const unsigned fi = name == "printf" ? 0 : 1;
+      const auto* lit = fi < site.nargs ? dyn_cast<StringLiteral>(arg(fi)->IgnoreParenImpCasts()) : nullptr;
+      if (!lit) unsupported(loc, "call to '" + name + "' with a format that is not a string literal (a %n in it "
+                                 "would write through a pointer)");
+      const std::string f = lit->getBytes().str();
+      for (std::size_t i = 0; i + 1 < f.size(); ++i)
+        if (f[i] == '%') {
+          std::size_t j = i + 1;
+          if (f[j] == '%') {
+            i = j;
+            continue;
+          }
+          while (j < f.size() && std::strchr("-+ #0123456789.*hlLqjzt'", f[j])) ++j;
+          if (j < f.size() && f[j] == 'n') unsupported(loc, "'" + name + "' with %n (writes through a pointer)");
+          i = j;
+        }
+    }
     side_effects_only(0);
-    return havoc_result();
+    // The result (characters written, or a negative error) is an arbitrary int, as for a
+    // function without a body: a counterexample that uses it is confirmed natively.
+    if (!want || site.is_void) return nullptr;
+    LocalId t = new_tmp(site.ret_t);
+    ir::Instr h;
+    h.kind = InstrKind::Havoc;
+    h.lhs = t;
+    h.message = name + "()";
+    emit(std::move(h));
+    return em().mk_local(site.ret_t, t);
   }
 
   return std::nullopt;

@@ -335,6 +335,9 @@ class Translator {
   /// the call's value (nullptr when it has none), or nullopt when `site` is no such call.
   std::optional<ExprRef> verifier_call(const CallSite& site, bool defined);
   std::optional<ExprRef> libc_call(const CallSite& site, bool defined, QualType malloc_type);
+  /// ffs, __builtin_clz/ctz/popcount, abs, <ctype.h> declared without a body: exact IR
+  /// expressions (pure_libc.cpp); nullopt for other functions.
+  std::optional<ExprRef> pure_libc_call(const CallSite& site);
   ExprRef rv_pthread_key(const std::string& name, const CallExpr* ce, bool want);
   /// Mutex kinds (docs/semantics.md "Mutex kinds"): whether the program can make a mutex that
   /// is not a default one (it calls pthread_mutexattr_settype or names a kind's enumerator).

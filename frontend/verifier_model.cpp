@@ -51,7 +51,7 @@ std::optional<ExprRef> Translator::verifier_call(const CallSite& site, bool defi
     emit(InstrKind::Assume, to_bool(rvalue(arg(0))));
     return zero();
   }
-  if (name == "abort" || name == "exit" || name == "_Exit" || name == "__builtin_abort" ||
+  if (name == "abort" || name == "exit" || name == "_Exit" || name == "_exit" || name == "quick_exit" || name == "__builtin_abort" ||
       name == "__builtin_trap" || name == "__builtin_unreachable") {
     side_effects_only(0);
     emit(InstrKind::Abort);

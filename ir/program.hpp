@@ -147,6 +147,14 @@ struct Instr {
 /// A Havoc that is the result of a call (a nondet function, a function without a body): its
 /// value is an input of the run, which traces print and the native oracle supplies.
 inline bool is_nondet_call(const Instr& in) { return in.kind == InstrKind::Havoc && !in.message.empty(); }
+/// The function without a body whose result a Havoc stands for (frontend rv_undefined_call:
+/// message "name()"), or "" (not a call's result, or a __VERIFIER_nondet_* call).
+inline std::string bodyless_function(const Instr& in) {
+  if (!is_nondet_call(in) || in.message.rfind("__VERIFIER_nondet_", 0) == 0 || in.message.size() < 3 ||
+      in.message.compare(in.message.size() - 2, 2, "()") != 0)
+    return "";
+  return in.message.substr(0, in.message.size() - 2);
+}
 
 struct Function {
   FunctionId id = 0;

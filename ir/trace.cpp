@@ -327,6 +327,7 @@ TraceRow make_trace_row(const ThreadModel& tm, const Interpreter& interp, unsign
       th.code[pc].lhs < th.locals.size()) {
     const Type ty = th.locals[th.code[pc].lhs].type;
     if (!ty.is_ptr()) row.nondet = as_signed(ty, normalize(ty, step.nondet[0].bits));
+    row.nondet_from = bodyless_function(th.code[pc]);
   }
   for (std::size_t u = 0; u < after.threads.size(); ++u) {
     if (after.threads[u].started && !before.threads[u].started) {
@@ -414,7 +415,10 @@ std::vector<TraceRow> statement_rows(const std::vector<TraceRow>& rows) {
     if (same) {
       if (rank(r.access) > rank(cur.access)) cur.access = r.access;
       if ((cur.access == 'R' && r.access == 'W') || (cur.access == 'W' && r.access == 'R')) cur.access = 'B';
-      if (!cur.nondet) cur.nondet = r.nondet;
+      if (!cur.nondet) {
+        cur.nondet = r.nondet;
+        cur.nondet_from = r.nondet_from;
+      }
       if (r.started_thread >= 0) {
         cur.started_thread = r.started_thread;
         cur.started = r.started;

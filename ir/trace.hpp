@@ -30,6 +30,9 @@ struct TraceRow {
   /// A __VERIFIER_nondet_*() call: the value it returned (signed for signed types). Lets the
   /// native oracle (native/) replay the trace with the same inputs.
   std::optional<std::int64_t> nondet;
+  /// ... when that call is of a function without a body (ir::bodyless_function): its name. Such
+  /// a value is an assumption about the real function (confirm/library_values.hpp).
+  std::string nondet_from;
   /// What the step does to memory other threads may see: 'R' reads, 'W' writes, 'B' both,
   /// 'S' a synchronisation (lock, unlock, create, join, atomic section), 'L' none (a step on
   /// locals only). The native oracle matches its scheduling points to these steps.

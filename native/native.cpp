@@ -351,6 +351,7 @@ Binary compile(const std::string& c_file, const std::vector<std::string>& clang_
       if (sc.status == 0) {
         link.insert(link.begin() + 3, work_dir + "/undefined.o");
         p = run_process(link, {}, 120);
+        if (p.status == 0) b.stubbed = undefined;
       }
     }
   }

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,14 @@ struct Binary {
   /// A pthread function the program calls that rules out dfs snapshots (runtime/siren_rt.c:
   /// threads as contexts of one kernel thread): the runtime does not wrap it. Empty: none.
   std::string no_snapshots;
+  /// The functions the program calls without defining them that no library linked defines:
+  /// each got a stub returning a logged nondet value (compile()). A function the program does
+  /// not define that the C library does (ffs, rand) runs for real and consumes no nondet value.
+  std::set<std::string> stubbed;
+  /// Whether a trace's nondet value returned by a call of `function` ("": __VERIFIER_nondet_*)
+  /// is taken natively: by the runtime's __VERIFIER_nondet_* and the stubs, not by a real
+  /// library function.
+  bool takes_nondet(const std::string& function) const { return function.empty() || stubbed.count(function) > 0; }
   /// file:line of a code address (0 -> "?").
   std::pair<std::string, unsigned> where(std::uint64_t pc) const;
 };

@@ -3,6 +3,7 @@
 // leading to the racy state (replayed by the interpreter), exit 10; otherwise SAFE / SAFE up to
 // bound K / UNKNOWN as for `check`. --json, --sarif FILE, --witness FILE (GraphML or YAML).
 #include "apps/siren/commands.hpp"
+#include "apps/siren/native_confirmation.hpp"
 #include "apps/siren/race_common.hpp"
 #include "apps/siren/sarif_output.hpp"
 #include "apps/siren/trace_html.hpp"
@@ -37,6 +38,7 @@ struct RaceArgs {
   WitnessArgs witness;
   std::string trace_detail = "statement";
   std::string trace_html;  // --trace-html FILE ("": none)
+  bool test_skip_native = false;  // TEST ONLY: --test-skip-native-confirmation
 };
 
 // unit: what --bound counted ("steps" or "transactions", stats.granularity).
@@ -66,11 +68,13 @@ void print_text(const race::RaceAnswer& r, const check::CheckStats& stats, const
   print_trace_table(r.trace, detail);
 }
 
-void print_json(const race::RaceAnswer& r, const check::CheckStats& st, const std::string& detail) {
+void print_json(const race::RaceAnswer& r, const check::CheckStats& st, const std::string& detail,
+                const std::optional<confirm::LibraryValues>& lv) {
   nlohmann::ordered_json j;
   j["verdict"] = check::verdict_name(r.verdict);
   j["bound"] = r.bound;
   j["reason"] = r.reason;
+  if (lv && lv->needed) j["native_confirmation"] = library_values_json(*lv);
   add_trace_json(j, r.trace, detail);
   if (r.verdict == check::Verdict::Unsafe)
     j["race"] = {{"first", race_end_json(r.first)}, {"second", race_end_json(r.second)}};
@@ -146,8 +150,10 @@ int run_race(const RaceArgs& a) {
   }
   stats.total_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   stats.peak_rss_mb = check::peak_rss_mb();
+  // A race that uses values of functions without a body: printed only when it happens natively.
+  const std::optional<confirm::LibraryValues> lv = confirm_race(a.file, a.front, result, a.test_skip_native);
   if (result.internal_error) std::fprintf(stderr, "siren: %s\n", result.reason.c_str());
-  if (a.json) print_json(result, stats, a.trace_detail);
+  if (a.json) print_json(result, stats, a.trace_detail, lv);
   else if (!result.internal_error) print_text(result, stats, a.trace_detail);
 
   if (!a.sarif.empty() && !write_sarif(a.sarif, race_sarif(a.file, result, stats))) return kExitInputError;
@@ -198,6 +204,7 @@ void add_race_command(CLI::App& app, int& exit_code) {
   add_trace_html_option(cmd, args->trace_html);
   add_witness_options(cmd, args->witness);
   add_front_options(cmd, args->front);
+  cmd->add_flag("--test-skip-native-confirmation", args->test_skip_native)->group("");  // TEST ONLY
   cmd->callback([args, &exit_code] {
     if (args->memory > 0) limit_memory_mb(args->memory);
     exit_code = run_race(*args);

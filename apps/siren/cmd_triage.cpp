@@ -11,6 +11,7 @@
 // --shard I/N answers one deterministic shard of the work (race/triage_shards.hpp);
 // --executor slurm hands the work to one Slurm array job (triage_slurm.hpp).
 #include "apps/siren/commands.hpp"
+#include "apps/siren/native_confirmation.hpp"
 #include "apps/siren/race_common.hpp"
 #include "apps/siren/witness_output.hpp"
 #include "apps/siren/sarif_output.hpp"
@@ -206,7 +207,21 @@ int run_triage(const TriageArgs& a) {
   for (std::size_t i = 0; i < items.size() && a.executor == "local"; ++i) {
     const TriageItem& item = items[i];
     const std::string named = item.named ? item.program : std::string();
-    auto format_line = [&](const race::TriageAnswer& t) {
+    auto format_line = [&](const race::TriageAnswer& found) {
+      // A race that uses values of functions without a body is RACE only when it happens
+      // natively with the real library (confirm/library_values.hpp), else UNKNOWN.
+      race::TriageAnswer t = found;
+      std::optional<race::RaceAnswer> race_copy;
+      std::optional<confirm::LibraryValues> lv;
+      if (t.race && t.race->verdict == check::Verdict::Unsafe && !t.race->internal_error) {
+        race_copy = *t.race;
+        lv = confirm_race(item.program, item.front, *race_copy, false);
+        if (lv && !lv->confirmed) {
+          t.verdict = "UNKNOWN";
+          t.reason = race_copy->reason;
+        }
+        t.race = &*race_copy;
+      }
       nlohmann::ordered_json witness = nullptr;
       if (t.race && t.race->verdict == check::Verdict::Unsafe && !t.race->internal_error) {
         witness = {{"first", race_end_json(t.race->first)}, {"second", race_end_json(t.race->second)},
@@ -225,6 +240,7 @@ int run_triage(const TriageArgs& a) {
           if (write_witness(wa, *item.lm.tm, item.program, item.front, t.race->trace, v)) witness["files"] = wa.files;
         }
       }
+      if (lv && lv->needed && witness.is_object()) witness["native_confirmation"] = library_values_json(*lv);
       return answer_line(*t.warning, named, t.verdict, t.race ? t.race->bound : 0, t.race ? t.race->seconds : 0.0,
                          witness, t.reason);
     };

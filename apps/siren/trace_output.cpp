@@ -60,6 +60,7 @@ nlohmann::ordered_json trace_json(const std::vector<ir::TraceRow>& trace) {
                                 {"stmt", row.stmt}, {"values", v}};
     if (!row.started.empty()) r["started"] = row.started;
     if (row.nondet) r["nondet"] = *row.nondet;
+    if (!row.nondet_from.empty()) r["nondet_from"] = row.nondet_from;
     r["access"] = std::string(1, row.access);
     out.push_back(std::move(r));
   }

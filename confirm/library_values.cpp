@@ -1,0 +1,104 @@
+// Native confirmation of counterexamples that use body-less functions' values
+// (confirm/library_values.hpp).
+#include "confirm/library_values.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+#include <string>
+
+namespace siren::confirm {
+
+namespace {
+
+std::string quoted_list(const std::vector<std::string>& fs) {
+  std::string out;
+  for (std::size_t i = 0; i < fs.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == fs.size() ? " and " : ", ") + ("'" + fs[i] + "()'");
+  return out;
+}
+
+std::string first_line(const std::string& s) {
+  const auto nl = s.find('\n');
+  return nl == std::string::npos ? s : s.substr(0, nl);
+}
+
+}  // namespace
+
+std::vector<std::string> bodyless_values(const std::vector<ir::TraceRow>& rows) {
+  std::set<std::string> fs;
+  for (const auto& r : rows)
+    if (!r.nondet_from.empty()) fs.insert(r.nondet_from);
+  return {fs.begin(), fs.end()};
+}
+
+LibraryValues confirm_library_values(const std::string& file, const std::vector<ir::TraceRow>& rows,
+                                     const std::vector<native::TraceRaceEnd>& race, const LibraryValueOptions& o) {
+  LibraryValues lv;
+  lv.functions = bodyless_values(rows);
+  lv.needed = !lv.functions.empty();
+  if (!lv.needed) return lv;
+  const std::string uses = "counterexample uses values returned by " + quoted_list(lv.functions) +
+                           (lv.functions.size() == 1 ? ", which has no body," : ", which have no body,");
+  if (o.test_skip) {
+    lv.native = "not replayed (--test-skip-native-confirmation: the arbitrary values are trusted)";
+    return lv;
+  }
+  lv.confirmed = false;
+  char tmpl[] = "/tmp/siren-libvalues-XXXXXX";
+  const char* tmp = ::mkdtemp(tmpl);
+  if (!tmp) {
+    lv.native = "no temporary directory";
+    lv.reason = uses + " and it could not be confirmed natively (no temporary directory)";
+    return lv;
+  }
+  const std::string dir = tmp;
+  struct Cleanup {
+    std::string d;
+    ~Cleanup() {
+      std::error_code ec;
+      std::filesystem::remove_all(d, ec);
+    }
+  } cleanup{dir};
+  const native::Binary bin = native::compile(file, o.clang_args, dir);
+  if (!bin.ok) {
+    lv.native = "not compiled: " + first_line(bin.error);
+    lv.reason = uses + " and the program could not be compiled natively to confirm it (" + first_line(bin.error) + ")";
+    return lv;
+  }
+  lv.stubbed.assign(bin.stubbed.begin(), bin.stubbed.end());
+  // Natively, a function the real library defines runs and consumes no nondet value; only the
+  // stubs of functions no library defines take the trace's values.
+  std::vector<native::TraceStep> steps;
+  for (const auto& r : rows) {
+    native::TraceStep t;
+    t.thread = r.thread;
+    t.line = r.line;
+    t.started = r.started;
+    if (r.nondet && bin.takes_nondet(r.nondet_from)) t.nondet = r.nondet;
+    t.access = r.access;
+    steps.push_back(std::move(t));
+  }
+  const native::Summary s = native::replay(bin, native::schedule_of(steps, race), o.race, o.run_ms);
+  if (!s.ok) {
+    lv.native = "replay failed: " + first_line(s.error);
+    lv.reason = uses + " and the native replay failed (" + first_line(s.error) + ")";
+    return lv;
+  }
+  lv.replayed = true;
+  const native::Outcome want = o.race ? native::Outcome::Race : native::Outcome::Violation;
+  if (s.failure && s.failure->outcome == want) {
+    const auto [f, l] = bin.where(s.failure->pc);
+    lv.confirmed = true;
+    lv.native = std::string(o.race ? "data race" : "violation") + " at " + f + ":" + std::to_string(l);
+    return lv;
+  }
+  std::string mix;
+  for (const auto& [oc, n] : s.counts) mix += (mix.empty() ? "" : ", ") + std::string(native::outcome_name(oc));
+  lv.native = "no " + std::string(o.race ? "data race" : "violation") + " (" + (mix.empty() ? "no run" : mix) + ")";
+  lv.reason = uses + " and " + (o.race ? "the data race" : "the violation") +
+              " did not happen natively with the real library";
+  return lv;
+}
+
+}  // namespace siren::confirm
