@@ -34,6 +34,9 @@ void add_front_options(CLI::App* cmd, FrontArgs& a) {
   cmd->add_flag("--test-ignore-mutex-kinds", a.test_ignore_mutex_kinds,
                 "TEST ONLY: a broken front end for which every mutex is a default one")
       ->group("");
+  cmd->add_flag("--test-wrong-bitfield-layout", a.test_wrong_bitfield_layout,
+                "TEST ONLY: a broken front end that places every bit-field one bit too high")
+      ->group("");
   cmd->add_option("clang_args", a.clang_args, "Arguments after -- are passed to Clang");
 }
 
@@ -77,6 +80,7 @@ LoadedModel load_model(const std::string& file, const FrontArgs& a) {
   fo.extra_args.insert(fo.extra_args.end(), a.clang_args.begin(), a.clang_args.end());
   fo.undefined_nondet = a.undefined_nondet;
   fo.test_ignore_mutex_kinds = a.test_ignore_mutex_kinds;
+  fo.test_wrong_bitfield_layout = a.test_wrong_bitfield_layout;
   fo.data_model_bits = a.ilp32 ? 32 : 64;
   frontend::FrontendResult fr = frontend::translate_file(file, fo);
   static std::set<std::string> printed;

@@ -25,6 +25,8 @@ struct FrontArgs {
   bool block_at_thread_limit = false;
   /// TEST ONLY (--test-ignore-mutex-kinds, hidden): FrontendOptions::test_ignore_mutex_kinds.
   bool test_ignore_mutex_kinds = false;
+  /// TEST ONLY (--test-wrong-bitfield-layout, hidden): FrontendOptions::test_wrong_bitfield_layout.
+  bool test_wrong_bitfield_layout = false;
 };
 
 /// Adds --threads, --recursion, -D, -I, --32/--64 and the trailing clang_args positional; call it after
