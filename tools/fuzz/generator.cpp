@@ -207,7 +207,7 @@ std::string Program::to_c(std::vector<int>* line_uids) const {
     default: break;
   }
   if (bitfields) {
-    out += "struct bits { int lo : 3; unsigned mid : 5; _Bool on : 1; unsigned : 2; int : 0; int hi : 4; char tag; "
+    out += "struct bits { int lo : 3; unsigned mid : 4; _Bool on : 1; int : 0; int hi : 4; char tag; unsigned : 2; "
            "unsigned top : 6; };\n";
     out += "struct bits bf = { -1, 7, 1, 2, 'a', 9 };\n";
   }
@@ -460,6 +460,10 @@ class Gen {
         t.body.insert(t.body.begin() + uni(0, static_cast<int>(t.body.size())), std::move(s));
       }
     }
+    // An initial value, before any thread runs: true in C, so it fails only where the layout or
+    // the initialiser is wrong (the native oracle then disagrees). One load: few steps of the
+    // bound.
+    p.main_body.insert(p.main_body.begin(), simple("assert(bf.mid == 7);"));
     static const char* const fields[] = {"bf.lo", "bf.hi", "bf.mid", "bf.on", "bf.top", "bf.lo + bf.hi"};
     const std::string f = fields[uni(0, 5)];
     const int v = f == "bf.on" ? uni(0, 1) : f == "bf.mid" || f == "bf.top" ? uni(0, 12) : uni(-4, 3);

@@ -122,10 +122,10 @@ struct Program {
   // container_of (<stddef.h>, offsetof): `struct dev { int id; int flags; };
   // struct priv { int count; struct dev dev; }; struct priv pv = { 0, { 1, 0 } };`
   bool container = false;
-  // Bit-fields (GeneratorOptions::bitfields): `struct bits { int lo : 3; unsigned mid : 5;
-  // _Bool on : 1; unsigned : 2; int : 0; int hi : 4; char tag; unsigned top : 6; } bf = {..};`
-  // (lo, mid, on one memory location; hi another; top a third), its fields written (wrapping,
-  // sign-extended) by workers and asserted on in main.
+  // Bit-fields (GeneratorOptions::bitfields): `struct bits { int lo : 3; unsigned mid : 4;
+  // _Bool on : 1; int : 0; int hi : 4; char tag; unsigned : 2; unsigned top : 6; } bf = {..};`
+  // (lo, mid, on one memory location that fills its byte; hi another; top a third), its fields
+  // written (wrapping, sign-extended) by workers and asserted on in main.
   bool bitfields = false;
   std::vector<Thread> workers;       // t0.. (created by main's Create statements)
   /// Parameterized workers (template "param"): -1 prints their Create as the nondet loop; k >= 0

@@ -102,6 +102,9 @@ int main(int argc, char** argv) {
   app.add_flag("--bitfields", o.generator.bitfields,
                "Every program also declares a struct of bit-fields that workers update and main asserts on, "
                "checked against the explorer and native execution");
+  app.add_flag("--test-broken-bitfields", o.broken_bitfields,
+               "Translate with a deliberately broken front end that places every bit-field one bit off (test only): "
+               "with --bitfields, --test-native and --expect-disagreements, shows the native oracle catches it");
   app.add_flag("--test-broken-mutex-kinds", o.broken_mutex_kinds,
                "Translate with a deliberately broken front end for which every mutex is a default one (test only): "
                "with --mutex-kinds, --test-native and --expect-disagreements, shows the native oracle catches it");
