@@ -26,8 +26,36 @@ ExprRef Translator::scale(ExprRef idx, std::uint64_t n) {
 }
 
 // A load or store of an _Atomic object is an atomic operation of its own (C11 6.2.6.1p9).
+// A bit-field's value from the bits of its cell `bits` (an unsigned integer of the cell's
+// width): its `bit_width` bits from bit `shift`, zero-extended, sign-extended for a signed
+// field (Clang and GCC make a plain `int` bit-field signed), 0/1 for a _Bool one.
+ExprRef Translator::bitfield_value(const LV& lv, ExprRef bits, unsigned shift) {
+  const Type t = scalar_type(lv.type, SourceLocation());
+  const Type ct = bits->type;
+  const unsigned cw = ct.width, w = lv.bit_width;
+  auto k = [&](Type ty, std::uint64_t v) { return em().mk_const(ty, ir::normalize(ty, v)); };
+  if (t.is_int() && t.is_signed) {
+    const Type st = Type::integer(cw, true);
+    ExprRef v = conv(st, bits);
+    if (cw - shift - w > 0) v = em().mk_binary(Op::Shl, v, k(st, cw - shift - w));
+    if (cw - w > 0) v = em().mk_binary(Op::AShr, v, k(st, cw - w));
+    return conv(t, v);
+  }
+  ExprRef v = bits;
+  if (shift > 0) v = em().mk_binary(Op::LShr, v, k(ct, shift));
+  if (w < cw) v = em().mk_binary(Op::BitAnd, v, k(ct, (w >= 64 ? 0 : (1ULL << w)) - 1));
+  return conv(t, v);
+}
+
 ExprRef Translator::load(const LV& lv, SourceLocation loc) {
   if (lv.is_local) return em().mk_local(st_->fn->locals[lv.local].type, lv.local);
+  if (lv.bit_width > 0) {
+    const Type ct = Type::integer(8 * lv.cell_bytes, false);
+    check_ptr(lv.addr, lv.cell_bytes);
+    LocalId tmp = new_tmp(ct);
+    emit(InstrKind::Assign, em().mk_load(ct, lv.addr), nullptr, tmp);
+    return tmp_of(bitfield_value(lv, em().mk_local(ct, tmp), lv.bit_offset));
+  }
   Type t = scalar_type(lv.type, loc);
   const bool began = lv.type->isAtomicType() && begin_atomic_step(loc);
   check_ptr(lv.addr, access_size(t));
@@ -37,16 +65,38 @@ ExprRef Translator::load(const LV& lv, SourceLocation loc) {
   return em().mk_local(t, tmp);
 }
 
-void Translator::store(const LV& lv, ExprRef v, SourceLocation loc) {
+// A bit-field is written as C says (a read-modify-write of its memory location): load the
+// cell, clear the field's bits, or in the new value's, store the cell. Two accesses, not one
+// atomic step: a concurrent write to another field of the run can be lost (a data race in C).
+ExprRef Translator::store(const LV& lv, ExprRef v, SourceLocation loc) {
   if (lv.is_local) {
     emit(InstrKind::Assign, conv(st_->fn->locals[lv.local].type, v), nullptr, lv.local);
-    return;
+    return em().mk_local(st_->fn->locals[lv.local].type, lv.local);
   }
   Type t = scalar_type(lv.type, loc);
+  if (lv.bit_width > 0) {
+    const Type ct = Type::integer(8 * lv.cell_bytes, false);
+    const unsigned cw = ct.width;
+    const std::uint64_t ones = lv.bit_width >= 64 ? ~0ULL : (1ULL << lv.bit_width) - 1;
+    const std::uint64_t mask = ir::normalize(ct, lv.bit_offset >= 64 ? 0 : ones << lv.bit_offset);
+    ExprRef bits = tmp_of(conv(ct, conv(t, v)));  // the new value, in the cell's width
+    check_ptr(lv.addr, lv.cell_bytes);
+    LocalId old = new_tmp(ct);
+    emit(InstrKind::Assign, em().mk_load(ct, lv.addr), nullptr, old);
+    ExprRef field = bits;
+    if (lv.bit_offset > 0)
+      field = em().mk_binary(Op::Shl, field, em().mk_const(ct, lv.bit_offset < cw ? lv.bit_offset : cw));
+    field = em().mk_binary(Op::BitAnd, field, em().mk_const(ct, mask));
+    ExprRef kept = em().mk_binary(Op::BitAnd, em().mk_local(ct, old), em().mk_const(ct, ir::normalize(ct, ~mask)));
+    emit(InstrKind::Store, lv.addr, em().mk_binary(Op::BitOr, kept, field));
+    return bitfield_value(lv, bits, 0);
+  }
   const bool began = lv.type->isAtomicType() && begin_atomic_step(loc);
   check_ptr(lv.addr, access_size(t));
-  emit(InstrKind::Store, lv.addr, conv(t, v));
+  ExprRef cv = conv(t, v);
+  emit(InstrKind::Store, lv.addr, cv);
   end_atomic_step(began);
+  return cv;
 }
 
 bool Translator::is_object_var(const VarDecl* vd) {
@@ -118,7 +168,14 @@ Translator::LV Translator::lvalue(const Expr* e) {
       if (b.is_local) unsupported(e->getExprLoc(), "member of a non-memory struct");
       base = b.addr;
     }
-    if (fd->isBitField()) unsupported(e->getExprLoc(), "bit-field '" + fd->getNameAsString() + "'");
+    if (fd->isBitField()) {  // the run's cell (bit_runs); load and store mask and shift
+      const BitPlace p = bit_place(fd, e->getExprLoc());
+      lv.bit_width = p.width;
+      lv.bit_offset = p.bit;
+      lv.cell_bytes = p.size;
+      lv.addr = tmp_of(em().mk_binary(Op::PtrAdd, base, int_const(static_cast<std::int64_t>(p.byte))));
+      return lv;
+    }
     lv.addr = tmp_of(em().mk_binary(Op::PtrAdd, base, int_const(static_cast<std::int64_t>(field_offset(fd, e->getExprLoc())))));
     return lv;
   }
@@ -305,9 +362,10 @@ ExprRef Translator::rv_unary(const UnaryOperator* uo, bool want) {
         nv = em().mk_binary(inc ? Op::Add : Op::Sub, old, em().mk_const(old->type, 1));
       }
       if (lv.is_local && uo->isPostfix() && want) old = tmp_of_copy(old);
-      store(lv, nv, loc);
+      ExprRef now = store(lv, nv, loc);
       end_atomic_step(began);
       if (!want) return nullptr;
+      if (lv.bit_width > 0) return uo->isPrefix() ? now : old;  // the field's wrapped value
       return uo->isPrefix() ? (lv.is_local ? em().mk_local(old->type, lv.local) : nv) : old;
     }
     default:
@@ -430,9 +488,9 @@ ExprRef Translator::rv_binary(const BinaryOperator* bo, bool want) {
     ExprRef v = rvalue(bo->getRHS());
     Type t = scalar_type(bo->getLHS()->getType(), loc);
     v = conv(t, v);
-    store(lv, v, loc);
+    ExprRef now = store(lv, v, loc);
     if (lv.is_local) return em().mk_local(t, lv.local);
-    return v;
+    return lv.bit_width > 0 ? now : v;  // a bit-field: the value truncated to its width
   }
   if (const auto* ca = dyn_cast<CompoundAssignOperator>(bo)) {
     LV lv = lvalue(bo->getLHS());
@@ -447,10 +505,10 @@ ExprRef Translator::rv_binary(const BinaryOperator* bo, bool want) {
                        ca->getComputationResultType(), loc);
     Type t = scalar_type(bo->getLHS()->getType(), loc);
     nv = conv(t, nv);
-    store(lv, nv, loc);
+    ExprRef now = store(lv, nv, loc);
     end_atomic_step(began);
     if (lv.is_local) return em().mk_local(t, lv.local);
-    return nv;
+    return lv.bit_width > 0 ? now : nv;
   }
   ExprRef l = rvalue(bo->getLHS());
   ExprRef r = rvalue(bo->getRHS());

@@ -56,6 +56,10 @@ struct FrontendOptions {
   /// front end for which every mutex is a default one whatever its attribute or initialiser
   /// says (the wrong verdicts of issue 40), so that tests can show they catch it.
   bool test_ignore_mutex_kinds = false;
+  /// TEST ONLY (`siren check --test-wrong-bitfield-layout`, siren-fuzz): a deliberately broken
+  /// front end that places every bit-field one bit above where Clang's layout puts it, so that
+  /// tests can show they catch a wrong bit-field layout.
+  bool test_wrong_bitfield_layout = false;
 };
 
 FrontendResult translate_file(const std::string& path, const FrontendOptions& options = {});

@@ -48,21 +48,34 @@ ObjectId Translator::object_of(const VarDecl* vd) {
   objects_[vd] = id;
   if (!global && st_) st_->fn->frame_objects.push_back(id);
   if (global && def->getInit()) {
-    std::vector<std::pair<std::uint64_t, const Expr*>> leaves;
+    std::vector<InitLeaf> leaves;
     auto saved = std::move(string_chars_);
     string_chars_.clear();
     init_leaves(def->getType(), def->getInit(), 0, leaves);
     auto chars = std::move(string_chars_);
     string_chars_ = std::move(saved);
-    for (auto& [idx, e] : leaves) const_init(id, idx, e, chars);
+    for (const InitLeaf& l : leaves) {
+      if (l.width == 0) {
+        const_init(id, l.idx, l.e, chars);
+        continue;
+      }
+      // a bit-field: its bits of the run's cell (the other fields' bits are kept)
+      if (!l.e) continue;
+      Expr::EvalResult r;
+      if (!l.e->EvaluateAsInt(r, ctx_) || r.HasSideEffects)
+        unsupported(l.e->getExprLoc(), "non-constant initialiser of a global");
+      ir::Cell& cell = prog_.objects[id].cells[l.idx];
+      const std::uint64_t ones = l.width >= 64 ? ~0ULL : (1ULL << l.width) - 1;
+      const std::uint64_t v = r.Val.getInt().getZExtValue() & ones;
+      cell.init = ir::normalize(cell.type, (cell.init & ~(ones << l.bit)) | (v << l.bit));
+    }
   }
   return id;
 }
 
 // Walks an initialiser in parallel with the flattened type: calls out with (cell, leaf expr);
 // leaf nullptr means zero.
-void Translator::init_leaves(QualType t, const Expr* init, std::uint64_t base,
-                             std::vector<std::pair<std::uint64_t, const Expr*>>& out) {
+void Translator::init_leaves(QualType t, const Expr* init, std::uint64_t base, std::vector<InitLeaf>& out) {
   SourceLocation loc = init ? init->getExprLoc() : SourceLocation();
   if (init) init = init->IgnoreParens();
   if (sync_kind(ctx_, t) != Sync::None) {  // PTHREAD_*_INITIALIZER (a brace list): free / 0
@@ -126,15 +139,41 @@ void Translator::init_leaves(QualType t, const Expr* init, std::uint64_t base,
           if (m[k].offset != ucells[k].offset)
             unsupported(loc, "initialiser of union member '" + f->getNameAsString() +
                                  "' whose cells are not the union's first cells");
-        init_leaves(f->getType(), il->getInit(0), base, out);
-        done = m.size();
+        if (f->isBitField()) {  // its cell is the union's first (union_cells): bits from 0
+          const BitPlace p = bit_place(f, loc);
+          const Expr* sub = il->getInit(0);
+          if (const auto* sil = dyn_cast<InitListExpr>(sub->IgnoreParens()))
+            sub = sil->getNumInits() ? sil->getInit(0) : nullptr;
+          out.push_back({base, nullptr});  // the cell's other bits are 0
+          out.push_back({base, sub, p.bit, p.width});
+          done = 1;
+        } else {
+          init_leaves(f->getType(), il->getInit(0), base, out);
+          done = m.size();
+        }
       }
       for (std::uint64_t k = done; k < n; ++k) out.push_back({base + k, nullptr});
       return;
     }
     std::uint64_t off = base;
-    unsigned i = 0;
+    unsigned i = 0;  // Clang's initialiser list has no element for an unnamed bit-field
+    std::uint64_t run_cell = 0;
     for (const FieldDecl* f : rd->fields()) {
+      if (f->isBitField()) {  // its bits of the run's cell, which starts at the run's first field
+        const BitPlace p = bit_place(f, loc);
+        if (p.first && p.has_cell) {
+          run_cell = off++;
+          out.push_back({run_cell, nullptr});  // the cell's padding bits are 0
+        }
+        if (f->isUnnamedBitfield()) continue;
+        const Expr* sub = (il && i < il->getNumInits()) ? il->getInit(i) : nullptr;
+        ++i;
+        if (sub && isa<ImplicitValueInitExpr>(sub->IgnoreParens())) sub = nullptr;
+        if (const auto* sil = dyn_cast_or_null<InitListExpr>(sub ? sub->IgnoreParens() : nullptr))
+          sub = sil->getNumInits() ? sil->getInit(0) : nullptr;
+        if (p.has_cell) out.push_back({run_cell, sub, p.bit, p.width});
+        continue;
+      }
       const Expr* sub = (il && i < il->getNumInits()) ? il->getInit(i) : nullptr;
       init_leaves(f->getType(), sub, off, out);
       off += cells_of(f->getType(), loc);

@@ -73,19 +73,30 @@ void Translator::decl_stmt(const DeclStmt* ds) {
       copy_cells(em().mk_obj_addr(id, 0), s.addr, t, loc);
       continue;
     }
-    std::vector<std::pair<std::uint64_t, const Expr*>> leaves;
+    std::vector<InitLeaf> leaves;
     auto saved = std::move(string_chars_);
     string_chars_.clear();
     init_leaves(t, init, 0, leaves);
     auto chars = std::move(string_chars_);
     string_chars_ = std::move(saved);
-    for (auto& [idx, e] : leaves) {
+    // The leaves of one bit-field run are or-ed into one value of its cell, stored once
+    // (leaves come in cell order, a run's whole-cell 0 first, then its fields).
+    for (std::size_t k = 0; k < leaves.size();) {
+      const std::uint64_t idx = leaves[k].idx;
       const ir::Cell& cell = prog_.objects[id].cells[idx];
       Type ct = cell.type;
       ExprRef v;
       if (auto it = chars.find(idx); it != chars.end()) v = em().mk_const(ct, it->second);
-      else if (e) v = conv(ct, rvalue(e));
+      else if (leaves[k].e) v = conv(ct, rvalue(leaves[k].e));
       else v = ct.is_ptr() ? em().mk_null() : em().mk_const(ct, 0);
+      for (++k; k < leaves.size() && leaves[k].idx == idx && leaves[k].width > 0; ++k) {
+        const InitLeaf& l = leaves[k];
+        if (!l.e) continue;
+        const std::uint64_t ones = l.width >= 64 ? ~0ULL : (1ULL << l.width) - 1;
+        ExprRef bits = em().mk_binary(Op::BitAnd, conv(ct, rvalue(l.e)), em().mk_const(ct, ir::normalize(ct, ones)));
+        if (l.bit > 0) bits = em().mk_binary(Op::Shl, bits, em().mk_const(ct, l.bit));
+        v = tmp_of(em().mk_binary(Op::BitOr, v, bits));
+      }
       emit(InstrKind::Store, em().mk_obj_addr(id, prog_.objects[id].offset_of(static_cast<std::uint32_t>(idx))), v);
     }
   }

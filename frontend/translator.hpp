@@ -80,6 +80,27 @@ enum class Sync { None, Mutex, Cond, RwLock, Thread, Opaque };
 
 Sync sync_kind(const ASTContext& ctx, QualType t);
 
+// A maximal run of adjacent bit-fields of nonzero width in a struct (C11 3.14: one memory
+// location), or one bit-field member of a union, and the data cell that covers it
+// (types.cpp bit_runs; docs/semantics.md "Bit-fields").
+struct BitRun {
+  std::vector<const FieldDecl*> fields;  // declaration order, unnamed ones included
+  std::uint64_t byte = 0;                // the cell's first byte in the record
+  std::uint32_t size = 0;                // the cell's bytes (it is an unsigned integer cell)
+  std::string name;                      // "{a,b}": its named fields
+  bool has_cell() const { return !name.empty(); }  // a run of unnamed fields is padding
+};
+// Where a bit-field lives: its run's cell and its bits in it (bit 0 = the cell's least
+// significant bit: x86 is little-endian).
+struct BitPlace {
+  std::size_t run = 0;      // index in bit_runs(parent)
+  std::uint64_t byte = 0;   // the cell's first byte in the record
+  std::uint32_t size = 0;   // the cell's bytes
+  unsigned bit = 0, width = 0;
+  bool first = false;       // the first field of its run (the cell is counted there)
+  bool has_cell = false;
+};
+
 struct CellSpec {
   std::string name;
   Type type;
@@ -149,6 +170,10 @@ class Translator {
     LocalId local = ir::kNoLocal;
     ExprRef addr = nullptr;  // load-free pointer (memory lvalues)
     QualType type;
+    // A bit-field: addr is its run's cell, of `cell_bytes` bytes; the field is `bit_width`
+    // bits from bit `bit_offset` of it (load / store mask and shift).
+    unsigned bit_width = 0, bit_offset = 0;
+    std::uint32_t cell_bytes = 0;
   };
   struct FnState {
     ir::Function* fn = nullptr;
@@ -237,6 +262,12 @@ class Translator {
   std::uint64_t cells_of(QualType t, SourceLocation loc);
   std::vector<CellSpec> union_cells(const RecordDecl* rd, QualType t, SourceLocation loc);
   std::uint64_t field_offset(const FieldDecl* fd, SourceLocation loc);  // bytes
+  /// The bit-field runs of a struct (or the bit-field members of a union) and their cells,
+  /// from Clang's record layout; computed once per record.
+  const std::vector<BitRun>& bit_runs(const RecordDecl* rd, SourceLocation loc);
+  BitPlace bit_place(const FieldDecl* fd, SourceLocation loc);
+  std::map<const RecordDecl*, std::vector<BitRun>> bit_runs_;
+  std::map<const FieldDecl*, BitPlace> bit_places_;
   std::uint64_t bytes_of(QualType t, SourceLocation loc);                // sizeof
   /// Appends the cells of an object of type `t` that starts at byte `base` of its object.
   void flatten(QualType t, const std::string& name, SourceLocation loc, std::vector<CellSpec>& out,
@@ -244,8 +275,14 @@ class Translator {
 
   // ---- objects (objects.cpp) --------------------------------------------------------------
   ObjectId object_of(const VarDecl* vd);
-  void init_leaves(QualType t, const Expr* init, std::uint64_t base,
-                   std::vector<std::pair<std::uint64_t, const Expr*>>& out);
+  /// One leaf of an initialiser: cell `idx` gets `e` (nullptr: zero), or for a bit-field
+  /// (width > 0) its bits [bit, bit + width) do.
+  struct InitLeaf {
+    std::uint64_t idx = 0;
+    const Expr* e = nullptr;
+    unsigned bit = 0, width = 0;
+  };
+  void init_leaves(QualType t, const Expr* init, std::uint64_t base, std::vector<InitLeaf>& out);
   void const_init(ObjectId id, std::uint64_t idx, const Expr* e,
                   const std::map<std::uint64_t, std::uint64_t>& chars);
   ObjectId literal_object(const StringLiteral* sl);
@@ -281,7 +318,10 @@ class Translator {
   ExprRef int_const(std::int64_t v) { return em().mk_int(Type::integer(64, true), v); }
   ExprRef scale(ExprRef idx, std::uint64_t n);
   ExprRef load(const LV& lv, SourceLocation loc);
-  void store(const LV& lv, ExprRef v, SourceLocation loc);
+  /// Stores v (converted to the lvalue's type) and returns the value the lvalue now holds
+  /// (a bit-field's: v truncated to its width and extended again).
+  ExprRef store(const LV& lv, ExprRef v, SourceLocation loc);
+  ExprRef bitfield_value(const LV& lv, ExprRef bits, unsigned shift);  // (bits >> shift) as the field
   bool is_object_var(const VarDecl* vd);
   bool needs_instrs(const Stmt* s);
 

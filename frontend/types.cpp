@@ -99,7 +99,11 @@ std::uint64_t Translator::cells_of(QualType t, SourceLocation loc) {
     if (rd->isUnion()) return union_cells(rd, t, loc).size();
     std::uint64_t n = 0;
     for (const FieldDecl* f : rd->fields()) {
-      if (f->isBitField()) unsupported(f->getLocation(), "bit-field '" + f->getNameAsString() + "'");
+      if (f->isBitField()) {
+        const BitPlace p = bit_place(f, loc);
+        n += p.first && p.has_cell;  // one cell per run
+        continue;
+      }
       n += cells_of(f->getType(), loc);
     }
     return n;
@@ -121,10 +125,17 @@ std::vector<CellSpec> Translator::union_cells(const RecordDecl* rd, QualType t,
                                               SourceLocation loc) {
   std::vector<CellSpec> cells;  // in increasing offset
   bool first = true;
+  std::string bits;  // the bit-field members' cells (bit_runs), for the message
   for (const FieldDecl* f : rd->fields()) {
-    if (f->isBitField()) unsupported(f->getLocation(), "bit-field '" + f->getNameAsString() + "'");
     std::vector<CellSpec> m;
-    flatten(f->getType(), "." + f->getNameAsString(), loc, m);
+    if (f->isBitField()) {
+      const BitPlace p = bit_place(f, loc);
+      if (!p.has_cell) continue;  // unnamed or zero-width: padding
+      m.push_back({"." + f->getNameAsString(), Type::integer(8 * p.size, false), CellKind::Data, 0, p.size});
+      bits += "; bit-field '" + f->getNameAsString() + "' is a cell of " + std::to_string(p.size) + " byte(s)";
+    } else {
+      flatten(f->getType(), "." + f->getNameAsString(), loc, m);
+    }
     for (CellSpec& c : m) {
       auto it = std::lower_bound(cells.begin(), cells.end(), c.offset,
                                  [](const CellSpec& x, std::uint64_t off) { return x.offset < off; });
@@ -134,14 +145,14 @@ std::vector<CellSpec> Translator::union_cells(const RecordDecl* rd, QualType t,
                           a.is_ptr() == b.is_ptr() && a.width == b.width && it->size == c.size;
         if (!same)
           unsupported(loc, "union '" + t.getAsString() + "' whose members do not share one cell layout (member '" +
-                               f->getNameAsString() + "')");
+                               f->getNameAsString() + "'" + bits + ")");
         continue;
       }
       const bool overlaps = (it != cells.begin() && std::prev(it)->offset + std::prev(it)->size > c.offset) ||
                             (it != cells.end() && c.offset + c.size > it->offset);
       if (overlaps || (!first && c.kind != CellKind::Data))  // a synchronisation object: one member's
         unsupported(loc, "union '" + t.getAsString() + "' whose members do not share one cell layout (member '" +
-                             f->getNameAsString() + "')");
+                             f->getNameAsString() + "'" + bits + ")");
       cells.insert(it, std::move(c));
     }
     first = false;
@@ -165,6 +176,104 @@ std::uint64_t Translator::field_offset(const FieldDecl* fd, SourceLocation) {
   if (fd->getParent()->isUnion()) return 0;
   const ASTRecordLayout& layout = ctx_.getASTRecordLayout(fd->getParent());
   return layout.getFieldOffset(fd->getFieldIndex()) / 8;
+}
+
+// Bit-fields (docs/semantics.md "Bit-fields"). Clang's record layout gives each field's
+// offset in bits (packed structs, zero-width fields, a field that does not fit in its unit:
+// all follow from it). A maximal run of adjacent bit-fields of nonzero width is one memory
+// location (C11 3.14), so it is one unsigned data cell: a write to one field is a
+// read-modify-write of the cell, which races with a write to any other field of the run, as
+// in C. The cell covers the run's bytes [b, e): its size is the smallest power of two >= e - b
+// when that many bytes from b stay before the next member (or run) and the end of the record,
+// else exactly e - b (a u24, u40, u48 or u56 cell). A zero-width field ends a run and has no
+// cell; a run of unnamed fields only is padding and has no cell either. Two runs that share a
+// byte (a zero-width field in a packed struct) are merged: one cell, conservatively one
+// location. A run of more than 8 bytes is unsupported. In a union every bit-field member is
+// a run of its own at byte 0 (union_cells lays it over the other members).
+const std::vector<BitRun>& Translator::bit_runs(const RecordDecl* rd, SourceLocation loc) {
+  if (auto it = bit_runs_.find(rd); it != bit_runs_.end()) return it->second;
+  const ASTRecordLayout& layout = ctx_.getASTRecordLayout(rd);
+  const std::uint64_t record_bytes = static_cast<std::uint64_t>(layout.getSize().getQuantity());
+  struct Raw {
+    std::vector<const FieldDecl*> fields;
+    std::uint64_t begin = 0, end = 0;  // bits
+  };
+  std::vector<Raw> raw;
+  bool open = false;  // the previous field was a bit-field of nonzero width
+  for (const FieldDecl* f : rd->fields()) {
+    const std::uint64_t off = rd->isUnion() ? 0 : layout.getFieldOffset(f->getFieldIndex());
+    if (!f->isBitField()) {
+      open = false;
+      continue;
+    }
+    const unsigned w = f->getBitWidthValue(ctx_);
+    if (w == 0) {
+      open = false;
+      continue;
+    }
+    if (open && !rd->isUnion()) {
+      raw.back().fields.push_back(f);
+      raw.back().end = std::max(raw.back().end, off + w);
+      continue;
+    }
+    if (!rd->isUnion() && !raw.empty() && raw.back().end > off / 8 * 8) {  // shares a byte: merge
+      raw.back().fields.push_back(f);
+      raw.back().end = std::max(raw.back().end, off + w);
+      open = true;
+      continue;
+    }
+    raw.push_back({{f}, off, off + w});
+    open = !rd->isUnion();
+  }
+  std::vector<BitRun> runs;
+  for (const Raw& r : raw) {
+    BitRun run;
+    run.fields = r.fields;
+    run.byte = r.begin / 8;
+    const std::uint64_t span = (r.end + 7) / 8 - run.byte;
+    std::uint64_t limit = record_bytes;  // the first byte of the next member, if any
+    if (!rd->isUnion())
+      for (const FieldDecl* f : rd->fields()) {
+        const std::uint64_t off = layout.getFieldOffset(f->getFieldIndex());
+        if (off >= r.end && !(f->isBitField() && f->getBitWidthValue(ctx_) == 0)) limit = std::min(limit, off / 8);
+      }
+    std::uint64_t size = 1;
+    while (size < span) size *= 2;
+    if (run.byte + size > limit) size = span;
+    if (size > 8) {
+      const FieldDecl* f = r.fields.front();
+      unsupported(f->getLocation(), "bit-fields from '" + f->getNameAsString() + "' to '" +
+                                        r.fields.back()->getNameAsString() + "' are one memory location of " +
+                                        std::to_string(span) + " bytes (more than 8)");
+    }
+    run.size = static_cast<std::uint32_t>(size);
+    std::string names;
+    for (const FieldDecl* f : r.fields)
+      if (!f->isUnnamedBitfield()) names += (names.empty() ? "" : ",") + f->getNameAsString();
+    if (!names.empty()) run.name = r.fields.size() == 1 ? names : "{" + names + "}";
+    for (const FieldDecl* f : r.fields) {
+      BitPlace p;
+      p.run = runs.size();
+      p.byte = run.byte;
+      p.size = run.size;
+      p.bit = static_cast<unsigned>((rd->isUnion() ? 0 : layout.getFieldOffset(f->getFieldIndex())) - 8 * run.byte);
+      p.width = f->getBitWidthValue(ctx_);
+      if (options_.test_wrong_bitfield_layout && p.bit + p.width < 8 * p.size) ++p.bit;  // TEST ONLY: one bit off
+      p.first = f == r.fields.front();
+      p.has_cell = run.has_cell();
+      bit_places_[f] = p;
+    }
+    runs.push_back(std::move(run));
+  }
+  (void)loc;
+  return bit_runs_[rd] = std::move(runs);
+}
+
+// A bit-field's run and bits; a zero-width one has no cell.
+BitPlace Translator::bit_place(const FieldDecl* fd, SourceLocation loc) {
+  bit_runs(fd->getParent(), loc);
+  if (auto it = bit_places_.find(fd); it != bit_places_.end()) return it->second;
+  return BitPlace{};  // zero width
 }
 
 void Translator::flatten(QualType t, const std::string& name, SourceLocation loc,
@@ -199,8 +308,16 @@ void Translator::flatten(QualType t, const std::string& name, SourceLocation loc
       }
       return;
     }
-    for (const FieldDecl* f : rd->fields())
+    for (const FieldDecl* f : rd->fields()) {
+      if (f->isBitField()) {  // the run's cell, at its first field
+        const BitPlace p = bit_place(f, loc);
+        if (p.first && p.has_cell)
+          out.push_back({name + "." + bit_runs(rd, loc)[p.run].name, Type::integer(8 * p.size, false), CellKind::Data,
+                         base + p.byte, p.size});
+        continue;
+      }
       flatten(f->getType(), name + "." + f->getNameAsString(), loc, out, base + field_offset(f, loc));
+    }
     return;
   }
   if (c->isVoidType()) {

@@ -28,6 +28,8 @@ struct FrontArgs {
   /// --assume-readonly FILE: functions without a body that only read through their pointer
   /// arguments (FrontendOptions::readonly_functions), one name per line, '#' comments.
   std::string readonly_file;
+  /// TEST ONLY (--test-wrong-bitfield-layout, hidden): FrontendOptions::test_wrong_bitfield_layout.
+  bool test_wrong_bitfield_layout = false;
 };
 
 /// Adds --threads, --recursion, -D, -I, --32/--64 and the trailing clang_args positional; call it after

@@ -19,3 +19,12 @@ foreach(_case mutex_recursive_relock_bug mutex_recursive_relock_safe mutex_error
                    ${SIREN_BIN} ${CMAKE_CURRENT_SOURCE_DIR}/regression/${_case} --broken --test-ignore-mutex-kinds)
   set_tests_properties("regression broken: ${_case} catches ignored mutex kinds" PROPERTIES TIMEOUT 150)
 endforeach()
+
+# A front end that places every bit-field one bit above Clang's layout (hidden
+# --test-wrong-bitfield-layout): the value cases and the safe sign-extension twin must fail with it.
+foreach(_case bitfield_values_safe bitfield_values_safe_32 bitfield_sign_extension_safe)
+  add_test(NAME "regression broken: ${_case} catches a wrong bit-field layout"
+           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/regression/run_test.py
+                   ${SIREN_BIN} ${CMAKE_CURRENT_SOURCE_DIR}/regression/${_case} --broken --test-wrong-bitfield-layout)
+  set_tests_properties("regression broken: ${_case} catches a wrong bit-field layout" PROPERTIES TIMEOUT 150)
+endforeach()

@@ -50,13 +50,14 @@ struct Translated {
 };
 
 Translated translate(const std::string& text, const std::string& tmp_dir, bool broken_frontend = false,
-                     bool broken_mutex_kinds = false) {
+                     bool broken_mutex_kinds = false, bool broken_bitfields = false) {
   Translated t;
   const std::string path = (fs::path(tmp_dir) / "prog.c").string();
   write_file(path, text);
   frontend::FrontendOptions fo;
   fo.test_drop_pointer_initialisers = broken_frontend;
   fo.test_ignore_mutex_kinds = broken_mutex_kinds;
+  fo.test_wrong_bitfield_layout = broken_bitfields;
   frontend::FrontendResult fr = frontend::translate_file(path, fo);
   if (fr.status != frontend::FrontendStatus::Ok || !fr.program) {
     t.error = "front end rejected the program";
@@ -311,7 +312,7 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
   if (p.templ == "param") return run_parameterized(p, o);
   RunResult rr;
   auto t0 = clock_type::now();
-  Translated t = translate(p.to_c(), o.tmp_dir, o.broken_frontend, o.broken_mutex_kinds);
+  Translated t = translate(p.to_c(), o.tmp_dir, o.broken_frontend, o.broken_mutex_kinds, o.broken_bitfields);
   rr.frontend_seconds = since(t0);
   if (!t.tm) {  // the generator must only write programs the front end accepts
     rr.outcome = Outcome::Disagree;

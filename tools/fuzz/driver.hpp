@@ -60,6 +60,9 @@ struct DriverOptions {
   /// Test-only: translate with frontend::FrontendOptions::test_ignore_mutex_kinds (every mutex a
   /// default one: the wrong verdicts of issue 40), for --mutex-kinds programs.
   bool broken_mutex_kinds = false;
+  /// Test-only: translate with frontend::FrontendOptions::test_wrong_bitfield_layout (every
+  /// bit-field one bit off), for --bitfields programs.
+  bool broken_bitfields = false;
   /// The BMC's step granularity for the bmc, race and reach configurations under test
   /// (check::CheckOptions::granularity; the TEST ONLY "test-merge-visible" too). The
   /// references stay instruction-granular: the explorer, and race --reduction none. With

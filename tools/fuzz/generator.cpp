@@ -206,6 +206,11 @@ std::string Program::to_c(std::vector<int>* line_uids) const {
     case 2: out += fmt::format("union slot {{ int *wp; const int *rp; }};\nunion slot us = {{ &g{} }};\n", union_target); break;
     default: break;
   }
+  if (bitfields) {
+    out += "struct bits { int lo : 3; unsigned mid : 4; _Bool on : 1; int : 0; int hi : 4; char tag; unsigned : 2; "
+           "unsigned top : 6; };\n";
+    out += "struct bits bf = { -1, 7, 1, 2, 'a', 9 };\n";
+  }
   if (container) {
     out += "struct dev { int id; int flags; };\nstruct priv { int count; struct dev dev; };\n";
     out += "struct priv pv = { 0, { 1, 0 } };\n";
@@ -272,7 +277,8 @@ const std::vector<std::string>& construct_names() {
       "global-pointer-init", "static-pointer-init", "struct-held-pointer", "array-held-pointer",
       "nested-aggregate-pointer", "thread-arg-pointer", "discarded-call-result", "used-call-result",
       "unused-read", "atomic-fn-vs-plain", "function pointer call", "function pointer thread start",
-      "function pointer thread argument", "C11 atomic", "GCC atomic builtin", "union", "container_of"};
+      "function pointer thread argument", "C11 atomic", "GCC atomic builtin", "union", "container_of",
+      "bit-field"};
   return names;
 }
 
@@ -415,6 +421,7 @@ std::vector<std::string> Program::constructs() const {
   if (union_kind >= 0 && any([&](const Fn&, const std::string& t) { return uses(t, union_var()); })) out.push_back("union");
   if (container && any([](const Fn& f, const std::string& t) { return f.worker && f.worker->container_arg && uses(t, "cp"); }))
     out.push_back("container_of");
+  if (bitfields && any([](const Fn&, const std::string& t) { return uses(t, "bf"); })) out.push_back("bit-field");
   return out;
 }
 
@@ -430,6 +437,38 @@ class Gen {
   bool coin(double p) { return std::uniform_real_distribution<double>(0, 1)(rng_) < p; }
   template <class T>
   const T& pick(const std::vector<T>& v) { return v[static_cast<std::size_t>(uni(0, static_cast<int>(v.size()) - 1))]; }
+
+  // GeneratorOptions::bitfields: one to two bit-field statements in each worker (under the lock
+  // with probability 0.4), and an assertion on the fields in main after the joins. Drawn after
+  // the program, so that the rest of it is the program of the same seed without the option.
+  void add_bitfields(Program& p) {
+    p.bitfields = true;
+    static const char* const writes[] = {"bf.lo = bf.lo + 1;", "bf.mid += 3;", "bf.on = !bf.on;", "bf.hi--;",
+                                         "bf.top = bf.top * 2 + 1;", "bf.lo = bf.hi;", "bf.mid = bf.lo;",
+                                         "++bf.hi;", "bf.tag = bf.tag + bf.on;"};
+    for (Thread& t : p.workers) {
+      if (t.removed) continue;
+      for (int k = uni(1, 2); k > 0; --k) {
+        Stmt s = simple(coin(0.2) ? fmt::format("{} = bf.{};", local(), coin(0.5) ? "lo" : "hi")
+                                  : std::string(writes[uni(0, 8)]));
+        if (p.mutex && coin(0.4)) {
+          Stmt l;
+          l.kind = Stmt::Kind::Lock;
+          l.body.push_back(std::move(s));
+          s = std::move(l);
+        }
+        t.body.insert(t.body.begin() + uni(0, static_cast<int>(t.body.size())), std::move(s));
+      }
+    }
+    // An initial value, before any thread runs: true in C, so it fails only where the layout or
+    // the initialiser is wrong (the native oracle then disagrees). One load: few steps of the
+    // bound.
+    p.main_body.insert(p.main_body.begin(), simple("assert(bf.mid == 7);"));
+    static const char* const fields[] = {"bf.lo", "bf.hi", "bf.mid", "bf.on", "bf.top", "bf.lo + bf.hi"};
+    const std::string f = fields[uni(0, 5)];
+    const int v = f == "bf.on" ? uni(0, 1) : f == "bf.mid" || f == "bf.top" ? uni(0, 12) : uni(-4, 3);
+    p.main_body.push_back(simple(assert_text(fmt::format("{} != {}", f, v))));
+  }
 
   Program program(std::uint64_t seed) {
     Program p;
@@ -1550,6 +1589,7 @@ Program generate(std::uint64_t seed, const GeneratorOptions& options) {
   bool sections = has_atomic_section(p.main_body);
   for (const Thread& t : p.workers) sections = sections || has_atomic_section(t.body);
   if (options.mutex_kinds && p.mutex && p.lock_style == 0 && !sections) p.lock_style = seed % 2 ? 4 : 5;
+  if (options.bitfields) g.add_bitfields(p);
   return p;
 }
 

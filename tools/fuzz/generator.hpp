@@ -122,6 +122,11 @@ struct Program {
   // container_of (<stddef.h>, offsetof): `struct dev { int id; int flags; };
   // struct priv { int count; struct dev dev; }; struct priv pv = { 0, { 1, 0 } };`
   bool container = false;
+  // Bit-fields (GeneratorOptions::bitfields): `struct bits { int lo : 3; unsigned mid : 4;
+  // _Bool on : 1; int : 0; int hi : 4; char tag; unsigned : 2; unsigned top : 6; } bf = {..};`
+  // (lo, mid, on one memory location that fills its byte; hi another; top a third), its fields
+  // written (wrapping, sign-extended) by workers and asserted on in main.
+  bool bitfields = false;
   std::vector<Thread> workers;       // t0.. (created by main's Create statements)
   /// Parameterized workers (template "param"): -1 prints their Create as the nondet loop; k >= 0
   /// as exactly k creates, the program's instance with k of them (siren-fuzz --parameterized).
@@ -150,6 +155,9 @@ struct GeneratorOptions {
   /// Every program with a mutex makes it recursive (Program::lock_style 4) or error-checking
   /// (5), half and half (issue 40); off, the random stream is the one without this option.
   bool mutex_kinds = false;
+  /// Every program also declares a struct of bit-fields (Program::bitfields) that workers
+  /// update and main asserts on; off, the random stream is the one without this option.
+  bool bitfields = false;
 };
 
 Program generate(std::uint64_t seed, const GeneratorOptions& options = {});

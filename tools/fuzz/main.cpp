@@ -99,6 +99,12 @@ int main(int argc, char** argv) {
   app.add_flag("--mutex-kinds", o.generator.mutex_kinds,
                "Every program with a mutex makes it recursive or error-checking (issue 40), checked against the "
                "explorer and native execution");
+  app.add_flag("--bitfields", o.generator.bitfields,
+               "Every program also declares a struct of bit-fields that workers update and main asserts on, "
+               "checked against the explorer and native execution");
+  app.add_flag("--test-broken-bitfields", o.broken_bitfields,
+               "Translate with a deliberately broken front end that places every bit-field one bit off (test only): "
+               "with --bitfields, --test-native and --expect-disagreements, shows the native oracle catches it");
   app.add_flag("--test-broken-mutex-kinds", o.broken_mutex_kinds,
                "Translate with a deliberately broken front end for which every mutex is a default one (test only): "
                "with --mutex-kinds, --test-native and --expect-disagreements, shows the native oracle catches it");
@@ -308,6 +314,7 @@ int main(int argc, char** argv) {
   std::string constructs;
   std::vector<std::string> rare;
   for (const std::string& name : construct_names()) {
+    if (name == "bit-field" && !o.generator.bitfields) continue;  // only with --bitfields
     const std::uint64_t k = construct_count[name];
     const double pc = n > 0 ? 100.0 * static_cast<double>(k) / static_cast<double>(n) : 0;
     constructs += fmt::format("{}{} {}/{} ({:.0f}%)", constructs.empty() ? "" : ", ", name, k, n, pc);

@@ -870,7 +870,8 @@ TEST_CASE("unsupported: union, float, undefined function with a writable pointer
       {"void fill(int *p);\nint x;\nint main() {\n  fill(&x);\n  return x;\n}\n", ":4:",
        "call to undefined function 'fill' with a pointer it could write through (argument 1)"},
       {"#include <pthread.h>\nint main() {\n  pthread_t t = pthread_self();\n  return 0;\n}\n", ":3:", "pthread_self"},
-      {"struct B { int x : 3; } b;\nint main() { b.x = 1; return 0; }\n", ":1:", "bit-field"},
+      {"union B { unsigned x : 3; int i; } b;\nint main() { b.i = 1; return 0; }\n", ":1:",
+       "(member 'i'; bit-field 'x' is a cell of 1 byte(s))"},
   };
   check_unsupported(cases, "u.c");
 }
