@@ -375,7 +375,7 @@ class Explorer {
   void bfs() {
     for (std::size_t i = 0; i < states_.size(); ++i) {
       if (o_.stop_at_violation && r_.error_kind == AssertKind::Property) break;
-      if (o_.deadline && (i & 1023) == 0 && std::chrono::steady_clock::now() >= *o_.deadline) {
+      if (o_.deadline && (i & 63) == 0 && std::chrono::steady_clock::now() >= *o_.deadline) {
         timed_out_ = true;
         break;
       }
