@@ -307,12 +307,11 @@ ExprRef Translator::pthread_attr_call(const CallSite& site) {
 
 bool Translator::uses_mutex_kinds() {
   if (!uses_mutex_kinds_) {
-    bool uses = !options_.test_ignore_mutex_kinds && scan().names_mutex_kind;
-    for (const auto& [fd, calls] : scan().calls)
-      if (fd->getName() == "pthread_mutexattr_settype") uses = uses || !options_.test_ignore_mutex_kinds;
-    for (const FunctionDecl* fd : scan().escaping)
-      if (fd->getName() == "pthread_mutexattr_settype") uses = uses || !options_.test_ignore_mutex_kinds;
-    uses_mutex_kinds_ = uses;
+    auto settype = [](const FunctionDecl* fd) { return fd->getName() == "pthread_mutexattr_settype"; };
+    bool uses = scan().names_mutex_kind;
+    for (const auto& [fd, calls] : scan().calls) uses = uses || settype(fd);
+    for (const FunctionDecl* fd : scan().escaping) uses = uses || settype(fd);
+    uses_mutex_kinds_ = uses && !options_.test_ignore_mutex_kinds;
   }
   return *uses_mutex_kinds_;
 }
