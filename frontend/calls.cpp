@@ -195,15 +195,30 @@ ExprRef Translator::rv_indirect_call(const CallExpr* ce, bool want) {
       emit(std::move(in));
     }
   };
+  // In a kernel environment, a pointer to no function of the driver is the kernel's (a
+  // service table the kernel fills, as EFI's): a function without a body, whose value is
+  // arbitrary (rv_undefined_call); elsewhere it is a memory-safety error.
+  std::function<void()> kernel_fn;
+  if (kernel_environment())
+    kernel_fn = [&]() {
+      if (!value) return;
+      ir::Instr h;
+      h.kind = InstrKind::Havoc;
+      h.lhs = result;
+      h.message = "a kernel function through a pointer";
+      emit(std::move(h));
+    };
   dispatch(fp, pointer_targets(arg_types, value ? ce->getType() : QualType()), call,
            "call through a pointer to no function of the program with " + std::to_string(ce->getNumArgs()) +
-               " parameters (null, invalid, or without a body)");
+               " parameters (null, invalid, or without a body)",
+           kernel_fn);
   return value ? em().mk_local(ret_t, result) : nullptr;
 }
 
 // `if (fp == &t1) one(t1); else if (fp == &t2) one(t2); ... else Assert[MemSafety](false)`.
 void Translator::dispatch(ExprRef fp, const std::vector<const FunctionDecl*>& targets,
-                          const std::function<void(const FunctionDecl*)>& one, const std::string& none) {
+                          const std::function<void(const FunctionDecl*)>& one, const std::string& none,
+                          const std::function<void()>& none_fn) {
   const int end = new_label();
   for (const FunctionDecl* def : targets) {
     const int next = new_label();
@@ -211,6 +226,11 @@ void Translator::dispatch(ExprRef fp, const std::vector<const FunctionDecl*>& ta
     one(def);
     jump(end);
     place(next);
+  }
+  if (none_fn) {
+    none_fn();
+    place(end);
+    return;
   }
   ir::Instr fail;
   fail.kind = InstrKind::Assert;
@@ -226,31 +246,60 @@ void Translator::dispatch(ExprRef fp, const std::vector<const FunctionDecl*>& ta
 // per such function. A call that passes a pointer the function could write through (a
 // non-const pointer parameter, or any pointer argument without a prototype) is unsupported
 // instead: "changes nothing" would then drop writes a real definition makes (`time(&t)`).
+//
+// In a kernel environment (a program that includes siren's kernel model, kernel/README.md,
+// docs/drivers.md "Kernel functions without a body") such a function is the kernel's:
+// variadic ones are allowed, and what it may write through a pointer argument follows
+// kernel_through().
 ExprRef Translator::rv_undefined_call(const CallExpr* ce, const FunctionDecl* fd, bool want) {
   const SourceLocation loc = ce->getExprLoc();
   const std::string name = fd->getNameAsString();
   if (!options_.undefined_nondet) unsupported(loc, "call to undefined function '" + name + "'");
   const bool readonly = options_.readonly_functions.count(name) > 0;
-  if (fd->isVariadic() && !readonly) unsupported(loc, "call to undefined variadic function '" + name + "'");
+  const bool kernel = !readonly && kernel_environment();
+  if (fd->isVariadic() && !readonly && !kernel)
+    unsupported(loc, "call to undefined variadic function '" + name + "'");
   const QualType rt = ce->getType();
   if (rt->isRecordType()) unsupported(loc, "undefined function '" + name + "' returning a struct");
   if (rt->isRealFloatingType()) unsupported(loc, "floating-point type '" + rt.getAsString() + "'");
-  for (unsigned i = 0; i < ce->getNumArgs(); ++i) {
+  std::vector<bool> writable(ce->getNumArgs(), false);
+  for (unsigned i = 0; i < ce->getNumArgs() && !readonly; ++i) {
     const Expr* a = ce->getArg(i);
     if (a->isNullPointerConstant(ctx_, Expr::NPC_ValueDependentIsNull)) continue;
+    // The kernel's variadic functions print (printk, dev_err, sprintf's arguments); its
+    // sscanf is modelled (libc_model.cpp). A string literal is never written.
+    if (kernel && (i >= fd->getNumParams() || isa<StringLiteral>(a->IgnoreParenImpCasts()))) continue;
     QualType pt = i < fd->getNumParams() ? fd->getParamDecl(i)->getType() : a->IgnoreParenImpCasts()->getType();
     pt = pt.getCanonicalType();
-    if (!readonly && (pt->isArrayType() || (pt->isPointerType() && !pt->getPointeeType().isConstQualified())))
+    writable[i] = pt->isArrayType() || (pt->isPointerType() && !pt->getPointeeType().isConstQualified());
+    if (writable[i] && !kernel)
       unsupported(a->getExprLoc(), "call to undefined function '" + name +
                                        "' with a pointer it could write through (argument " +
                                        std::to_string(i + 1) + ")");
   }
-  for (unsigned i = 0; i < ce->getNumArgs(); ++i) rvalue(ce->getArg(i), false);  // reads stay accesses
-  warn("undefined:" + name, loc,
-       "function '" + name + "' has no body: each call returns an arbitrary value and changes nothing "
-       "else; a counterexample that uses its value is confirmed natively with the real library before it "
-       "is printed" + std::string(readonly ? "; its reads through pointer arguments are not modelled (--assume-readonly)"
-                                           : " (--no-undefined-nondet rejects it)"));
+  // kernel: the pointer arguments of its prototype it may read or write through
+  std::vector<std::pair<unsigned, ExprRef>> through;
+  for (unsigned i = 0; i < ce->getNumArgs(); ++i) {
+    const Expr* a = ce->getArg(i);
+    if (kernel && i < fd->getNumParams() && a->getType()->isPointerType() &&
+        !a->isNullPointerConstant(ctx_, Expr::NPC_ValueDependentIsNull) && !isa<StringLiteral>(a->IgnoreParenImpCasts()))
+      through.emplace_back(i, tmp_of(conv(Type::pointer(), rvalue(a))));
+    else
+      rvalue(a, false);  // reads stay accesses
+  }
+  if (!options_.test_kernel_functions_touch_nothing)
+    for (const auto& [i, p] : through) kernel_through(ce, name, i, p, writable[i]);
+  if (kernel) {
+    warn("kernel:" + name, loc,
+         "kernel function '" + name + "' has no body in the kernel model: each call returns an arbitrary value "
+         "and writes arbitrary values to the plain data its pointer arguments point to (docs/drivers.md)");
+  } else {
+    warn("undefined:" + name, loc,
+         "function '" + name + "' has no body: each call returns an arbitrary value and changes nothing "
+         "else; a counterexample that uses its value is confirmed natively with the real library before it "
+         "is printed" + std::string(readonly ? "; its reads through pointer arguments are not modelled (--assume-readonly)"
+                                             : " (--no-undefined-nondet rejects it)"));
+  }
   if (rt->isVoidType() || !want) return nullptr;
   const Type t = scalar_type(rt, loc);
   ir::Instr h;
@@ -260,6 +309,120 @@ ExprRef Translator::rv_undefined_call(const CallExpr* ce, const FunctionDecl* fd
   const LocalId lhs = h.lhs;
   emit(std::move(h));
   return em().mk_local(t, lhs);
+}
+
+// A program that includes siren's kernel model (kernel/include/siren_kernel.h declares the
+// marker): its functions without a body are the kernel's (rv_undefined_call).
+bool Translator::kernel_environment() {
+  if (!kernel_environment_) {
+    const auto found = ctx_.getTranslationUnitDecl()->lookup(&ctx_.Idents.get("__siren_kernel_environment"));
+    kernel_environment_ = !found.empty() && isa<VarDecl>(found.front());
+  }
+  return *kernel_environment_;
+}
+
+namespace {
+
+// Numbers only: integers, enums, _Bool, and arrays and structs of them (no pointer, lock,
+// union or float anywhere): arbitrary bytes are a value of such a type.
+bool plain_data(ASTContext& ctx, QualType t) {
+  t = t.getCanonicalType();
+  if (t->isPointerType() || t->isRealFloatingType()) return false;
+  if (t->isIntegralOrEnumerationType()) return true;
+  if (const auto* at = ctx.getAsConstantArrayType(t)) return plain_data(ctx, at->getElementType());
+  if (const auto* rt = t->getAs<RecordType>()) {
+    const RecordDecl* rd = rt->getDecl()->getDefinition();
+    if (!rd || rd->isUnion()) return false;
+    for (const FieldDecl* f : rd->fields())
+      if (!plain_data(ctx, f->getType())) return false;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+// What a kernel function without a body may do through its pointer argument `i` (value p).
+// - Where the argument designates a variable of the program (`&x`, `&s.f`, an array): it reads
+//   every data cell there (loads, so that races on them are seen), `write` or not. Through a
+//   pointer it reads nothing: a user-space address or an error code may be all it holds.
+// - Where the extent is known (`&x`, an array, a pointer to one struct), `write` (a non-const
+//   pointer parameter) and the data is plain (plain_data): it stores arbitrary values in every
+//   cell, as a real definition could;
+// - data that holds pointers or locks, or opaque data (void, an incomplete type), is not
+//   written: Whoop's assumption, that the kernel does not change the driver's own structures
+//   behind its back (docs/drivers.md states it).
+// A writable pointer to numbers of unknown extent (`u8 *buf`, `int *vals`) is a Limit error
+// when reached (UNKNOWN, naming the call): how much it writes cannot be known. What it reads
+// there is not modelled (a string's extent is its terminator).
+void Translator::kernel_through(const CallExpr* ce, const std::string& name, unsigned i, ExprRef p, bool write) {
+  const SourceLocation loc = ce->getArg(i)->getExprLoc();
+  const Expr* a = ce->getArg(i)->IgnoreParenImpCasts();
+  // A variable, or a member or element of one, reached without going through a pointer.
+  std::function<bool(const Expr*)> variable = [&](const Expr* e) {
+    e = e->IgnoreParenImpCasts();
+    if (isa<DeclRefExpr>(e)) return true;
+    if (const auto* m = dyn_cast<MemberExpr>(e)) return !m->isArrow() && variable(m->getBase());
+    if (const auto* s = dyn_cast<ArraySubscriptExpr>(e))
+      return s->getBase()->IgnoreParenImpCasts()->getType()->isArrayType() && variable(s->getBase());
+    return false;
+  };
+  QualType t;
+  bool exact = false;   // the extent is known
+  bool object = false;  // ... and it is (part of) a variable of the program
+  if (a->getType()->isArrayType()) {
+    t = a->getType();
+    exact = true;
+    object = variable(a);
+  } else if (const auto* u = dyn_cast<UnaryOperator>(a); u && u->getOpcode() == UO_AddrOf) {
+    t = u->getSubExpr()->getType();
+    exact = true;
+    object = variable(u->getSubExpr());
+  } else if (a->getType()->isPointerType()) {
+    t = a->getType()->getPointeeType();
+  }
+  if (t.isNull()) return;
+  t = t.getCanonicalType();
+  if (t->isVoidType() || t->isIncompleteType() || t->isFunctionType()) return;
+  const bool plain = plain_data(ctx_, t);
+  const std::string what = "kernel function '" + name + "' without a body in the model may write through argument " +
+                           std::to_string(i + 1);
+  if (!exact && !t->isRecordType()) {
+    if (write && plain)
+      assert_limit(em().mk_false(), "unsupported: " + what + " (a pointer to '" + t.getAsString() +
+                                        "' of unknown extent)");
+    return;
+  }
+  if (t->isRecordType() && t->getAsRecordDecl()->isUnion()) return;  // a union's cells: not flattened here
+  std::vector<CellSpec> cells;
+  flatten(t, "", loc, cells);
+  if (cells.size() > 256) {
+    if (write && plain) assert_limit(em().mk_false(), "unsupported: " + what + " (" + std::to_string(cells.size()) + " cells)");
+    return;
+  }
+  auto cell_addr = [&](const CellSpec& c) {
+    ExprRef addr = c.offset == 0 ? p : em().mk_binary(Op::PtrAdd, p, int_const(static_cast<std::int64_t>(c.offset)));
+    check_ptr(addr, access_size(c.type));
+    return addr;
+  };
+  for (const CellSpec& c : cells) {
+    if (c.kind != CellKind::Data || !object) continue;
+    const LocalId l = new_tmp(c.type);
+    emit(InstrKind::Assign, em().mk_load(c.type, cell_addr(c)), nullptr, l);
+  }
+  if (!write || !plain) return;
+  for (const CellSpec& c : cells) {
+    if (c.type.is_ptr() || c.kind != CellKind::Data) return;  // plain_data said numbers: be safe
+  }
+  for (const CellSpec& c : cells) {
+    ir::Instr h;
+    h.kind = InstrKind::Havoc;
+    h.lhs = new_tmp(c.type);
+    h.message = name + "() writes";
+    const LocalId v = h.lhs;
+    emit(std::move(h));
+    emit(InstrKind::Store, cell_addr(c), em().mk_local(c.type, v));
+  }
 }
 
 }  // namespace siren::frontend

@@ -56,6 +56,10 @@ struct FrontendOptions {
   /// front end for which every mutex is a default one whatever its attribute or initialiser
   /// says (the wrong verdicts of issue 40), so that tests can show they catch it.
   bool test_ignore_mutex_kinds = false;
+  /// TEST ONLY (`--test-kernel-functions-touch-nothing`): a deliberately broken front end for
+  /// which a kernel function without a body neither reads nor writes through its pointer
+  /// arguments (rv_undefined_call in a kernel environment), so that tests can show they catch it.
+  bool test_kernel_functions_touch_nothing = false;
   /// TEST ONLY (`siren check --test-wrong-bitfield-layout`, siren-fuzz): a deliberately broken
   /// front end that places every bit-field one bit above where Clang's layout puts it, so that
   /// tests can show they catch a wrong bit-field layout.

@@ -219,6 +219,7 @@ class Translator {
   static constexpr unsigned kMutexKindShift = 28, kMutexCountShift = 13;
   static constexpr std::uint64_t kMutexOwnerMask = 0x1fff, kMutexCountMax = 0x7fff;
   std::optional<bool> uses_mutex_kinds_;  // uses_mutex_kinds(), decided once
+  std::optional<bool> kernel_environment_;  // kernel_environment(), decided once
   static constexpr std::uint64_t kPthreadKeys = 8;
   std::vector<ObjectId> argv_strings_;  // main's argv[0..kArgvCells-1] strings (no cells)
   ObjectId sscanf_flags_ = 0;           // one cell per argv string: read by sscanf already
@@ -366,7 +367,8 @@ class Translator {
                                                    QualType ret);
   ExprRef rv_indirect_call(const CallExpr* ce, bool want);
   void dispatch(ExprRef fp, const std::vector<const FunctionDecl*>& targets,
-                const std::function<void(const FunctionDecl*)>& one, const std::string& none);
+                const std::function<void(const FunctionDecl*)>& one, const std::string& none,
+                const std::function<void()>& none_fn = nullptr);
   ExprRef rv_undefined_call(const CallExpr* ce, const FunctionDecl* fd, bool want);
 
   // ---- the pthread API (pthread_model.cpp) -------------------------------------------------
@@ -384,6 +386,8 @@ class Translator {
   /// Only then are mutex operations lowered by kind (mutex_by_kind); otherwise every mutex is a
   /// default one and its operations are the Lock/TryLock/Unlock instructions.
   bool uses_mutex_kinds();
+  bool kernel_environment();
+  void kernel_through(const CallExpr* ce, const std::string& name, unsigned i, ExprRef p, bool write);
   ExprRef mutex_by_kind(const CallSite& site);  // pthread_mutex_lock/trylock/unlock, lowered
   ExprRef pthread_attr_call(const CallSite& site);  // pthread_*attr_*: modelled, no-op or unsupported
   ExprRef thread_self();                        // this thread's id + 1 (an i32 load)

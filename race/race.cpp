@@ -372,7 +372,7 @@ void RaceSession::run(const std::vector<RaceQuery>& qs,
     RaceAnswer a;
     a.verdict = Verdict::Unknown;
     a.bound = checked;
-    a.reason = "timeout";
+    a.reason = other ? "timeout (also: " + *other + ")" : std::string("timeout");
     answer(i, a);
   };
   // The queries at depth k (states after k steps); only control-state queries when

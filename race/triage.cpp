@@ -34,6 +34,10 @@ std::vector<RaceAccess> accesses_at(const ir::ThreadModel& tm, const SrcLoc& loc
 
 TriageQuery triage_query(const ir::ThreadModel& tm, const Warning& w) {
   TriageQuery q;
+  if (w.no_candidates) {
+    q.decided = "NO_RACE";
+    return q;
+  }
   q.query.first = accesses_at(tm, w.first);
   q.query.second = accesses_at(tm, w.second);
   if (q.query.first.empty() || q.query.second.empty()) {

@@ -149,8 +149,10 @@ void work(const ir::ThreadModel& tm, const std::vector<Warning>& ws, const Local
       a.warning = &ws[i];
       a.verdict = *q.decided;
       a.reason = *q.decided == "NO_ACCESS" ? "a location matches no memory access of the program"
-                                           : "no write by one thread at one location and access by another "
-                                             "thread at the other";
+                 : ws[i].no_candidates
+                     ? "no candidate: the lockset analysis finds no two accesses of different threads that may "
+                       "touch one location, one a write, without a common lock"
+                     : "no write by one thread at one location and access by another thread at the other";
       emit(a);
       continue;
     }
@@ -164,6 +166,14 @@ void work(const ir::ThreadModel& tm, const std::vector<Warning>& ws, const Local
     a.verdict = ans.internal_error ? "UNKNOWN" : triage_verdict_name(ans.verdict);
     a.race = &ans;
     a.reason = ans.reason;
+    // A warning whose time ran out after depths 0..bound-1 were searched without a race (and
+    // without a memory-safety or limit error: the reason would say "also") is answered as far
+    // as it got, as a bounded checker does: no race in executions of at most `bound` steps.
+    if (!ans.internal_error && ans.verdict == check::Verdict::Unknown && ans.reason == "timeout" && ans.bound > 0) {
+      a.verdict = "NO_RACE_UP_TO_BOUND";
+      a.reason = "the time limit ran out at bound " + std::to_string(ans.bound) +
+                 ": no data race in the executions up to that bound";
+    }
     emit(a);
   });
 }

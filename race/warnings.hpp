@@ -20,6 +20,9 @@ struct SrcLoc {
 struct Warning {
   SrcLoc first, second;
   std::string id;  // stable: hash of the two locations (order-insensitive, file by basename)
+  /// A manifest program whose lockset analysis has no candidate (lockset_candidates): the
+  /// warning stands for the whole program, decided NO_RACE without solving (triage_query).
+  bool no_candidates = false;
 };
 
 /// Thrown by parse_warnings for malformed input; the message names the entry.

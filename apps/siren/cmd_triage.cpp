@@ -95,6 +95,14 @@ std::vector<TriageItem> load_items(const TriageArgs& a, bool& input_error) {
       it.ws = race::lockset_candidates(*it.lm.tm);
       if (!a.quiet && !it.line)
         std::fprintf(stderr, "siren: %zu candidate pairs from the lockset analysis\n", it.ws.size());
+      if (it.ws.empty() && it.named) {
+        // A manifest program (a driver's pair of entry points) without candidates: one NO_RACE
+        // line for it (id PREFIX/program), so that every program of the manifest is answered.
+        race::Warning whole;
+        whole.id = "program";
+        whole.no_candidates = true;
+        it.ws.push_back(whole);
+      }
     } else if (it.named) {
       // A program of a manifest that siren cannot model has no candidates: one UNKNOWN line for
       // it (id PREFIX/program) says why, instead of no line at all.

@@ -40,6 +40,9 @@ void add_front_options(CLI::App* cmd, FrontArgs& a) {
   cmd->add_flag("--test-ignore-mutex-kinds", a.test_ignore_mutex_kinds,
                 "TEST ONLY: a broken front end for which every mutex is a default one")
       ->group("");
+  cmd->add_flag("--test-kernel-functions-touch-nothing", a.test_kernel_functions_touch_nothing,
+                "TEST ONLY: a broken front end whose kernel functions without a body touch no memory")
+      ->group("");
   cmd->add_flag("--test-wrong-bitfield-layout", a.test_wrong_bitfield_layout,
                 "TEST ONLY: a broken front end that places every bit-field one bit too high")
       ->group("");
@@ -86,6 +89,7 @@ LoadedModel load_model(const std::string& file, const FrontArgs& a) {
   fo.extra_args.insert(fo.extra_args.end(), a.clang_args.begin(), a.clang_args.end());
   fo.undefined_nondet = a.undefined_nondet;
   fo.test_ignore_mutex_kinds = a.test_ignore_mutex_kinds;
+  fo.test_kernel_functions_touch_nothing = a.test_kernel_functions_touch_nothing;
   fo.test_wrong_bitfield_layout = a.test_wrong_bitfield_layout;
   if (!a.readonly_file.empty()) {
     std::ifstream rf(a.readonly_file);

@@ -25,6 +25,8 @@ struct FrontArgs {
   bool block_at_thread_limit = false;
   /// TEST ONLY (--test-ignore-mutex-kinds, hidden): FrontendOptions::test_ignore_mutex_kinds.
   bool test_ignore_mutex_kinds = false;
+  /// TEST ONLY (--test-kernel-functions-touch-nothing, hidden): FrontendOptions' switch.
+  bool test_kernel_functions_touch_nothing = false;
   /// --assume-readonly FILE: functions without a body that only read through their pointer
   /// arguments (FrontendOptions::readonly_functions), one name per line, '#' comments.
   std::string readonly_file;

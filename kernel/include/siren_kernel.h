@@ -25,6 +25,10 @@ int pthread_cond_init(pthread_cond_t *c, const void *attr);
 int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m);
 int pthread_cond_broadcast(pthread_cond_t *c);
 
+/* The marker of a kernel environment: siren's front end treats the functions without a body
+ * as the kernel's (docs/drivers.md "Kernel functions without a body"). Never defined or used. */
+extern int __siren_kernel_environment;
+
 extern int __VERIFIER_nondet_int(void);
 extern long __VERIFIER_nondet_long(void);
 extern unsigned long __VERIFIER_nondet_ulong(void);

@@ -20,6 +20,15 @@ foreach(_case mutex_recursive_relock_bug mutex_recursive_relock_safe mutex_error
   set_tests_properties("regression broken: ${_case} catches ignored mutex kinds" PROPERTIES TIMEOUT 150)
 endforeach()
 
+# A front end whose kernel functions without a body touch no memory (hidden
+# --test-kernel-functions-touch-nothing): the write and the read cases must fail with it.
+foreach(_case kernel_function_writes_plain kernel_function_reads_race)
+  add_test(NAME "regression broken: ${_case} catches kernel functions that touch nothing"
+           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/regression/run_test.py
+                   ${SIREN_BIN} ${CMAKE_CURRENT_SOURCE_DIR}/regression/${_case} --broken --test-kernel-functions-touch-nothing)
+  set_tests_properties("regression broken: ${_case} catches kernel functions that touch nothing" PROPERTIES TIMEOUT 150)
+endforeach()
+
 # A front end that places every bit-field one bit above Clang's layout (hidden
 # --test-wrong-bitfield-layout): the value cases and the safe sign-extension twin must fail with it.
 foreach(_case bitfield_values_safe bitfield_values_safe_32 bitfield_sign_extension_safe)
