@@ -18,6 +18,8 @@ class EntryFinder : public RecursiveASTVisitor<EntryFinder> {
   EntryFinder(ASTContext& ctx, FileID main) : ctx_(ctx), sm_(ctx.getSourceManager()), main_(main) {}
 
   std::map<const FunctionDecl*, std::string> taken;  // canonical decl -> where
+  // canonical decl -> why the kernel never runs it concurrently with itself
+  std::map<const FunctionDecl*, std::string> serial;
   std::string init_var_fn, exit_var_fn;              // module_init / module_exit targets
 
   bool VisitVarDecl(VarDecl* vd) {
@@ -37,6 +39,31 @@ class EntryFinder : public RecursiveASTVisitor<EntryFinder> {
 
   bool VisitCallExpr(CallExpr* ce) {
     callees_.insert(ce->getCallee()->IgnoreParenImpCasts());
+    // An interrupt handler, a timer, work item or tasklet function: the kernel runs one of
+    // these at a time (an interrupt line is masked while its handler runs; a timer, a work
+    // item and a tasklet are not re-entered), so it is not paired with itself.
+    static const std::map<std::string, std::string> kSerial = {
+        {"request_irq", "an interrupt handler"},          {"request_threaded_irq", "an interrupt handler"},
+        {"devm_request_irq", "an interrupt handler"},     {"devm_request_threaded_irq", "an interrupt handler"},
+        {"request_any_context_irq", "an interrupt handler"}, {"setup_timer", "a timer function"},
+        {"setup_deferrable_timer", "a timer function"},   {"tasklet_init", "a tasklet function"},
+        {"__init_work", "a work function"},               {"INIT_WORK", "a work function"},
+        {"INIT_DELAYED_WORK", "a work function"},         {"__INIT_WORK", "a work function"}};
+    if (const FunctionDecl* callee = ce->getDirectCallee())
+      if (const auto it = kSerial.find(callee->getNameAsString()); it != kSerial.end())
+        for (const Expr* a : ce->arguments())
+          if (const auto* fd = function_named(a)) serial.try_emplace(fd->getCanonicalDecl(), it->second + " (" + it->first + ")");
+    return true;
+  }
+
+  bool VisitBinaryOperator(BinaryOperator* bo) {  // timer.function = f; work.func = f
+    if (bo->getOpcode() != BO_Assign) return true;
+    const auto* m = dyn_cast<MemberExpr>(bo->getLHS()->IgnoreParenImpCasts());
+    const auto* fd = function_named(bo->getRHS());
+    if (!m || !fd) return true;
+    QualType base = m->getBase()->getType();
+    if (m->isArrow() && base->isPointerType()) base = base->getPointeeType();
+    if (const std::string why = serial_struct(base); !why.empty()) serial.try_emplace(fd->getCanonicalDecl(), why);
     return true;
   }
 
@@ -69,6 +96,8 @@ class EntryFinder : public RecursiveASTVisitor<EntryFinder> {
       if (!fd) continue;
       const FieldDecl* f = rd && rd->isUnion() ? sem->getInitializedFieldInUnion() : (i < fs.size() ? fs[i] : nullptr);
       const std::string type = rd ? rd->getNameAsString() : "";
+      if (const std::string why = serial_struct(sem->getType()); !why.empty())
+        serial.try_emplace(fd->getCanonicalDecl(), why);
       note(fd, fmt::format(".{} in '{}'{} ({})", f ? f->getNameAsString() : "?", var,
                            type.empty() ? "" : " of struct " + type, at(e->getExprLoc())), true);
     }
@@ -79,6 +108,23 @@ class EntryFinder : public RecursiveASTVisitor<EntryFinder> {
     if (!def || sm_.getFileID(sm_.getExpansionLoc(def->getLocation())) != main_) return;
     auto [it, fresh] = taken.try_emplace(def->getCanonicalDecl(), where);
     if (!fresh && field && it->second.rfind("address taken", 0) == 0) it->second = where;  // the field says more
+  }
+
+  static const FunctionDecl* function_named(const Expr* e) {
+    e = e->IgnoreParenCasts();
+    if (const auto* uo = dyn_cast<UnaryOperator>(e); uo && uo->getOpcode() == UO_AddrOf) e = uo->getSubExpr()->IgnoreParenCasts();
+    const auto* dr = dyn_cast<DeclRefExpr>(e);
+    return dr ? dyn_cast<FunctionDecl>(dr->getDecl()) : nullptr;
+  }
+
+  // The kernel structs whose function the kernel never runs concurrently with itself.
+  static std::string serial_struct(QualType t) {
+    const RecordDecl* rd = t.isNull() ? nullptr : t->getAsRecordDecl();
+    const std::string n = rd ? rd->getNameAsString() : "";
+    if (n == "timer_list") return "a timer function (struct timer_list)";
+    if (n == "work_struct" || n == "delayed_work") return "a work function (struct " + n + ")";
+    if (n == "tasklet_struct") return "a tasklet function (struct tasklet_struct)";
+    return "";
   }
 
   std::string at(SourceLocation loc) const {
@@ -140,6 +186,7 @@ DriverScan scan_driver(const std::string& path, const FrontendOptions& options) 
     DriverEntry e;
     e.name = name;
     e.where = where;
+    if (const auto it = f.serial.find(fd); it != f.serial.end()) e.serial = it->second;
     for (const ParmVarDecl* p : def->parameters()) {
       std::string why;
       std::string v = fresh_value(ctx, p->getType(), why);

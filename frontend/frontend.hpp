@@ -80,6 +80,7 @@ struct DriverEntry {
   std::string where;              // how it is registered: ".read in 'fops' (file:line)" or "address taken at file:line"
   std::vector<std::string> args;  // one C expression per parameter: a fresh value of its type
   std::string unsupported;        // non-empty: a parameter the harness cannot make (the entry is left out)
+  std::string serial;             // non-empty: why the kernel never runs it beside itself (no self pair)
 };
 
 struct DriverScan {

@@ -78,6 +78,7 @@ int prepare_driver(TriageArgs& a) {
   for (std::size_t i = 0; i < scan.entries.size(); ++i) {
     const auto& e = scan.entries[i];
     entries.push_back({{"name", e.name}, {"registered", e.where}});
+    if (!e.serial.empty()) entries.back()["not_beside_itself"] = e.serial;
     if (e.unsupported.empty()) {
       usable.push_back(i);
     } else {
@@ -98,6 +99,7 @@ int prepare_driver(TriageArgs& a) {
     for (std::size_t y = x; y < usable.size(); ++y) {
       const auto& ea = scan.entries[usable[x]];
       const auto& eb = scan.entries[usable[y]];
+      if (x == y && !ea.serial.empty()) continue;  // an interrupt handler, timer, work item, tasklet
       const std::string name = harness_name(usable[x], usable[y], ea.name, eb.name);
       std::ofstream h((fs::path(dir) / name).string(), std::ios::trunc);
       h << frontend::driver_harness(driver, scan, usable[x], usable[y]);
