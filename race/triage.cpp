@@ -102,6 +102,13 @@ std::vector<Warning> lockset_candidates(const ir::ThreadModel& tm) {
         if (o1 == o2 && (c1 < 0 || c2 < 0 || c1 == c2)) return true;
     return false;
   };
+  // Create/join order: an access of a parent at a point where the other thread is not yet
+  // created or already joined (a driver harness's init and exit) cannot race with it.
+  std::vector<ir::CreateJoinOrder> order;
+  for (ir::ThreadId t = 0; t < tm.threads.size(); ++t) order.push_back(ir::create_join_order(tm, t));
+  auto ordered = [&](const Acc& x, const Acc& y) {
+    return order[x.a.thread].stopped_at(x.a.pc, y.a.thread) || order[y.a.thread].stopped_at(y.a.pc, x.a.thread);
+  };
   auto loc_of = [&](const RaceAccess& a) {
     const auto& l = tm.threads[a.thread].code[a.pc].loc;
     return SrcLoc{l.file < tm.files.size() ? tm.files[l.file] : std::string(), l.line, l.col};
@@ -117,7 +124,7 @@ std::vector<Warning> lockset_candidates(const ir::ThreadModel& tm) {
       bool common = false;
       for (std::uint64_t k : *x.locks)
         if (k != ir::kAtomicKey && y.locks->count(k)) common = true;
-      if (common || !may_alias(x, y)) continue;
+      if (common || !may_alias(x, y) || ordered(x, y)) continue;
       Warning w;
       w.first = loc_of(x.a);
       w.second = loc_of(y.a);

@@ -3,10 +3,12 @@
 
 1. The toy driver (tests/drivers/toy/driver.c, against Whoop's kernel model in ../shared and
    siren's in kernel/include): init, exit and the five entry points are found (the timer
-   callback registered by address too), 15 pairs are written as harnesses with a manifest, and
-   the races are exactly read|read, timer|timer and release|timer; every RACE happens natively
-   (siren race on its harness, then siren test --replay). open|open (a mutex) and ioctl|ioctl
-   (atomics) have no race.
+   callback registered by address too, and a kernel timer's function, which is not paired with
+   itself), 20 pairs are written as harnesses with a manifest, and the races are exactly
+   read|read, timer|timer and release|timer; every RACE happens natively (siren race on its
+   harness, then siren test --replay). open|open (a mutex) and ioctl|ioctl (atomics) have no
+   race; read|ioctl has no lockset candidate (toy_init's write of `mode` is ordered before the
+   threads by create/join order), which is one NO_RACE line for the pair.
 2. The same with a kernel model whose mutex_lock does not lock (SIREN_KERNEL_MODEL pointing at a
    copy): open|open must become a RACE, so the test catches a kernel model without mutual
    exclusion.
@@ -58,10 +60,18 @@ with tempfile.TemporaryDirectory() as tmp:
     check(p.returncode == 0, f"triage --driver exits 0 (got {p.returncode}: {p.stderr.strip()[-300:]})")
     names = [e["name"] for e in info.get("entry_points", [])]
     check(info.get("init") == "toy_init" and info.get("exit") == "toy_exit", f"init/exit found: {info.get('init')}, {info.get('exit')}")
-    check(sorted(names) == ["toy_ioctl", "toy_open", "toy_read", "toy_release", "toy_timer"], f"entry points: {names}")
+    check(sorted(names) == ["toy_ioctl", "toy_open", "toy_read", "toy_release", "toy_timer", "toy_watchdog"],
+          f"entry points: {names}")
+    dog = next((e for e in info.get("entry_points", []) if e["name"] == "toy_watchdog"), {})
+    check("timer" in dog.get("not_beside_itself", ""), f"toy_watchdog is not paired with itself: {dog}")
     read = next((e for e in info.get("entry_points", []) if e["name"] == "toy_read"), {})
     check(".read in 'toy_fops'" in read.get("registered", ""), f"toy_read registered as .read: {read.get('registered')}")
-    check(info.get("pairs") == 15 and len(list((tmp / "toy" / "h").glob("pair_*.c"))) == 15, "15 pairs, 15 harnesses")
+    check(info.get("pairs") == 20 and len(list((tmp / "toy" / "h").glob("pair_*.c"))) == 20,
+          f"20 pairs, 20 harnesses ({info.get('pairs')})")
+    check(not list((tmp / "toy" / "h").glob("pair_*toy_watchdog__toy_watchdog.c")), "no watchdog|watchdog harness")
+    ri = [l for l in lines if l["id"].startswith("toy_read|toy_ioctl/")]
+    check([(l["id"], l["verdict"]) for l in ri] == [("toy_read|toy_ioctl/program", "NO_RACE")] and
+          "no candidate" in ri[0]["reason"], f"read|ioctl: one NO_RACE line, no candidate ({ri})")
     got = races(lines)
     want = {"toy_read|toy_read", "toy_timer|toy_timer", "toy_release|toy_timer"}
     check(got == want, f"races {sorted(got)} == {sorted(want)}")
@@ -110,7 +120,9 @@ with tempfile.TemporaryDirectory() as tmp:
     probe = next((e for e in info.get("entry_points", []) if e["name"] == "appledisplay_probe"), {})
     check(".probe in 'appledisplay_driver' of struct usb_driver" in probe.get("registered", ""),
           f"appledisplay_probe registered as .probe: {probe.get('registered')}")
-    check(info.get("pairs") == 21, f"appledisplay: 21 pairs ({info.get('pairs')})")
+    work = next((e for e in info.get("entry_points", []) if e["name"] == "appledisplay_work"), {})
+    check("work" in work.get("not_beside_itself", ""), f"appledisplay_work is not paired with itself: {work}")
+    check(info.get("pairs") == 20, f"appledisplay: 20 pairs, work|work left out ({info.get('pairs')})")
 
     # 4. bad input
     p = subprocess.run([siren, "triage", "--driver", str(tmp / "none.c")], capture_output=True, text=True)

@@ -5,7 +5,12 @@
  *  - toy_read counts reads without a lock (two reads race on `reads`);
  *  - toy_ioctl sets a flag with an atomic bit operation and bumps an atomic_t (no race);
  *  - toy_timer, a timer callback registered by address, writes `ticks`, which toy_release
- *    reads under the mutex the timer does not take (a race between the two). */
+ *    reads under the mutex the timer does not take (a race between the two);
+ *  - toy_watchdog, a kernel timer's function (DEFINE_TIMER), counts `barks` without a lock:
+ *    the kernel never runs a timer beside itself, so it is not paired with itself;
+ *  - toy_init writes `mode` before any entry point can run, toy_read reads it: not a
+ *    candidate (create/join order), so toy_read|toy_ioctl has no candidate at all. */
+#include <linux/timer.h>
 #include <linux/module.h>
 #include <linux/kernel.h>
 #include <linux/fs.h>
@@ -20,6 +25,10 @@ static int ticks;
 static unsigned long flags;
 static atomic_t ioctls = ATOMIC_INIT(0);
 static void (*toy_tick)(unsigned long);
+static int mode;
+static int barks;
+static void toy_watchdog(unsigned long data) { barks = barks + 1; }
+static DEFINE_TIMER(toy_watchdog_timer, toy_watchdog, 0, 0);
 
 static int toy_open(struct inode *inode, struct file *file) {
   mutex_lock(&toy_lock);
@@ -39,7 +48,7 @@ static int toy_release(struct inode *inode, struct file *file) {
 
 static ssize_t toy_read(struct file *file, char __user *buf, size_t count, loff_t *ppos) {
   reads = reads + 1;
-  return 0;
+  return mode;
 }
 
 static long toy_ioctl(struct file *file, unsigned int cmd, unsigned long arg) {
@@ -60,6 +69,7 @@ static const struct file_operations toy_fops = {
 
 static int __init toy_init(void) {
   toy_tick = toy_timer;
+  mode = 2;
   if (register_chrdev(240, "toy", &toy_fops) < 0) return -EIO;
   return 0;
 }
