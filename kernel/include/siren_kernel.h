@@ -33,6 +33,9 @@ extern int __VERIFIER_nondet_int(void);
 extern long __VERIFIER_nondet_long(void);
 extern unsigned long __VERIFIER_nondet_ulong(void);
 extern _Bool __VERIFIER_nondet_bool(void);
+extern void __VERIFIER_assume(int cond);
+extern void __VERIFIER_atomic_begin(void);
+extern void __VERIFIER_atomic_end(void);
 
 /* The kernel's printing macros (kernel.h / printk.h), which Whoop's model does not define:
  * they print with printk (kernel/readonly.txt). */
@@ -66,5 +69,32 @@ static inline void *__siren_opaque_object(void) {
 #define blk_fetch_request(q) __siren_new_object(struct request)
 #define init_waitqueue_head(q) ((void)(q))
 #define ia64_platform_is(name) ((void)(name), __VERIFIER_nondet_bool())
+
+/* Wait queues (linux/wait.h; Whoop's model declares none of these, so a call would pass the
+ * wait queue by value). wait_event(wq, cond) sleeps until cond holds: the thread goes on only
+ * where cond is true, read without a lock as the kernel reads it. The _interruptible and
+ * _killable forms may instead return -ERESTARTSYS (a signal), the _timeout forms 0 (the time
+ * ran out) or else a positive number of jiffies left. wake_up* wakes the sleepers: with the
+ * condition re-read by them, it has nothing else to do. */
+#define __SIREN_ERESTARTSYS 512
+static inline long __siren_jiffies_left(void) {
+  long left = __VERIFIER_nondet_long();
+  __VERIFIER_assume(left > 0);
+  return left;
+}
+#define wait_event(wq, cond) ((void)&(wq), __VERIFIER_assume(cond))
+#define wait_event_interruptible(wq, cond) \
+  ((void)&(wq), __VERIFIER_nondet_bool() ? -__SIREN_ERESTARTSYS : (__VERIFIER_assume(cond), 0))
+#define wait_event_killable(wq, cond) wait_event_interruptible(wq, cond)
+#define wait_event_timeout(wq, cond, timeout) \
+  ((void)&(wq), (void)(timeout), __VERIFIER_nondet_bool() ? 0L : (__VERIFIER_assume(cond), __siren_jiffies_left()))
+#define wait_event_interruptible_timeout(wq, cond, timeout)                                                \
+  ((void)&(wq), (void)(timeout),                                                                          \
+   __VERIFIER_nondet_bool() ? (__VERIFIER_nondet_bool() ? 0L : (long)-__SIREN_ERESTARTSYS)                 \
+                            : (__VERIFIER_assume(cond), __siren_jiffies_left()))
+#define wake_up(wq) ((void)(wq))
+#define wake_up_all(wq) ((void)(wq))
+#define wake_up_interruptible(wq) ((void)(wq))
+#define wake_up_interruptible_all(wq) ((void)(wq))
 
 #endif

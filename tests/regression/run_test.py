@@ -4,7 +4,7 @@
 A case is a folder with `main.c` and `test.desc`; test.desc lines:
   command: check | race   the siren subcommand (default check; race: UNSAFE = a data race,
                  SAFE = no data race)
-  args: <extra siren arguments>
+  args: <extra siren arguments; {root} is the project root, as in -I{root}/kernel/include>
   verdict: UNSAFE | SAFE | SAFE_UP_TO_BOUND | UNKNOWN
   match: <regex that must match the --json output>        (repeatable)
   no-match: <regex that must not match>                     (repeatable)
@@ -40,8 +40,9 @@ def parse_desc(path):
             continue
         key, _, value = line.partition(":")
         key, value = key.strip(), value.strip()
-        if key == "args":
-            desc["args"] += shlex.split(value)
+        if key == "args":  # {root}: the project's root (e.g. -I{root}/kernel/include)
+            root = str(Path(__file__).resolve().parents[2])
+            desc["args"] += [a.replace("{root}", root) for a in shlex.split(value)]
         elif key in ("match", "no-match"):
             desc[key].append(value)
         elif key in ("verdict", "source", "command", "native"):
