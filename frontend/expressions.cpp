@@ -113,7 +113,8 @@ bool Translator::needs_instrs(const Stmt* s) {
   if (const auto* e = dyn_cast<Expr>(s)) {
     if (e->HasSideEffects(ctx_)) return true;
   }
-  if (isa<CallExpr>(s) || isa<ArraySubscriptExpr>(s) || isa<ConditionalOperator>(s)) return true;
+  if (isa<CallExpr>(s) || isa<ArraySubscriptExpr>(s) || isa<ConditionalOperator>(s) ||
+      isa<BinaryConditionalOperator>(s)) return true;
   if (const auto* me = dyn_cast<MemberExpr>(s); me && me->isArrow()) return true;
   if (const auto* uo = dyn_cast<UnaryOperator>(s); uo && uo->getOpcode() == UO_Deref) return true;
   if (const auto* bo = dyn_cast<BinaryOperator>(s); bo && (bo->getOpcode() == BO_LAnd || bo->getOpcode() == BO_LOr))
@@ -257,7 +258,20 @@ ExprRef Translator::rvalue_impl(const Expr* e, bool want) {
   }
   if (isa<StringLiteral>(e) || isa<PredefinedExpr>(e)) unsupported(loc, "string literal used as a value");
   if (isa<FloatingLiteral>(e)) unsupported(loc, "floating-point type 'double'");
-  if (isa<BinaryConditionalOperator>(e)) unsupported(loc, "GNU '?:' with omitted operand");
+  if (const auto* bco = dyn_cast<BinaryConditionalOperator>(e)) {
+    // GNU `a ?: b`: a, evaluated once, if it is non-zero, else b.
+    const bool value = want && !bco->getType()->isVoidType();
+    const Type t = value ? scalar_type(bco->getType(), loc) : Type::integer(32, true);
+    ExprRef common = tmp_of(rvalue(bco->getCommon()));
+    const LocalId res = value ? new_tmp(t) : ir::kNoLocal;
+    if (value) emit(InstrKind::Assign, conv(t, common), nullptr, res);
+    const int end = new_label();
+    jump(end, to_bool(common));
+    ExprRef b = rvalue(bco->getFalseExpr(), value);
+    if (value) emit(InstrKind::Assign, conv(t, b), nullptr, res);
+    place(end);
+    return value ? em().mk_local(t, res) : nullptr;
+  }
   if (isa<CompoundLiteralExpr>(e)) unsupported(loc, "compound literal");
   if (isa<VAArgExpr>(e)) unsupported(loc, "va_arg");
   unsupported(loc, std::string("expression '") + e->getStmtClassName() + "'");
