@@ -20,6 +20,7 @@ class EntryFinder : public RecursiveASTVisitor<EntryFinder> {
   std::map<const FunctionDecl*, std::string> taken;  // canonical decl -> where
   // canonical decl -> why the kernel never runs it concurrently with itself
   std::map<const FunctionDecl*, std::string> serial;
+  std::set<const FieldDecl*> used_fields;  // named by a member expression in the driver's file
   std::string init_var_fn, exit_var_fn;              // module_init / module_exit targets
 
   bool VisitVarDecl(VarDecl* vd) {
@@ -53,6 +54,12 @@ class EntryFinder : public RecursiveASTVisitor<EntryFinder> {
       if (const auto it = kSerial.find(callee->getNameAsString()); it != kSerial.end())
         for (const Expr* a : ce->arguments())
           if (const auto* fd = function_named(a)) serial.try_emplace(fd->getCanonicalDecl(), it->second + " (" + it->first + ")");
+    return true;
+  }
+
+  bool VisitMemberExpr(MemberExpr* me) {  // the fields the driver's own code names
+    if (const auto* f = dyn_cast<FieldDecl>(me->getMemberDecl()))
+      if (sm_.getFileID(sm_.getExpansionLoc(me->getExprLoc())) == main_) used_fields.insert(f->getCanonicalDecl());
     return true;
   }
 
@@ -138,27 +145,110 @@ class EntryFinder : public RecursiveASTVisitor<EntryFinder> {
   std::set<const Expr*> callees_;
 };
 
-// A fresh value of parameter type `t` as C text, or "" with `why` when the harness cannot make
-// one. Pointers to complete structs and scalars get a new heap object (its contents are
-// arbitrary for siren, as the kernel's callers' objects are to the driver); other pointers are
-// null; integers are arbitrary.
-std::string fresh_value(ASTContext& ctx, QualType t, std::string& why) {
-  PrintingPolicy pp(ctx.getLangOpts());
-  pp.SuppressTagKeyword = false;
+// Fresh arguments. A pointer to a complete struct, a scalar or an array gets a new heap object
+// of its type, `void *` a 64-byte buffer; other pointers (function pointers, pointers to
+// pointers, incomplete types) are null; integers are arbitrary values. The objects' numbers
+// are arbitrary (as the kernel's callers' objects are to the driver), and their pointer fields
+// that the driver's code names are set: to a new object of their own (`file->f_path.dentry`,
+// `bdev->bd_disk`, `private_data`), two levels deep and at most kFreshObjects objects an
+// argument, else null, so that no field the driver reads holds an arbitrary address (a
+// dereference of one is a memory-safety UNKNOWN, and it would point anywhere for the
+// candidates' points-to analysis). Fields the driver never names are left as they are: each
+// object and each store is a step of the harness before the entry points run.
+constexpr int kFreshDepth = 2;
+constexpr int kFreshObjects = 12;
+
+// A union inside (not behind a pointer): the front end may not model its layout (members that
+// partly overlap), and a harness object of that type would stop every pair.
+bool holds_union(QualType t) {
   const QualType c = t.getCanonicalType();
-  const std::string spelled = t.getUnqualifiedType().getAsString(pp);
-  if (c->isPointerType()) {
+  if (const auto* at = dyn_cast<ArrayType>(c.getTypePtr())) return holds_union(at->getElementType());
+  const auto* rt = c->getAs<RecordType>();
+  if (!rt) return false;
+  const RecordDecl* rd = rt->getDecl()->getDefinition();
+  if (!rd) return false;
+  if (rd->isUnion()) return true;
+  for (const FieldDecl* f : rd->fields())
+    if (holds_union(f->getType())) return true;
+  return false;
+}
+
+struct Fresh {
+  ASTContext& ctx;
+  const std::set<const FieldDecl*>& used;
+  PrintingPolicy pp;
+  std::string prefix;        // the names of this argument's objects: PREFIX_0, PREFIX_1, ...
+  std::vector<std::string> decls;  // file-scope declarations of the objects' pointers
+  std::vector<std::string> setup;  // C statements, in order (main runs them before init)
+  int objects = 0;
+
+  Fresh(ASTContext& c, const std::set<const FieldDecl*>& u, std::string p)
+      : ctx(c), used(u), pp(c.getLangOpts()), prefix(std::move(p)) {
+    pp.SuppressTagKeyword = false;
+  }
+  std::string spell(QualType t) const { return t.getUnqualifiedType().getAsString(pp); }
+
+  // A pointer of type `t` to a new object, as a C expression (a name declared in setup), or
+  // "0"; "" when the pointee cannot be made.
+  std::string object(QualType t, int depth) {
     const QualType pt = t->getPointeeType();
     const QualType pc = pt.getCanonicalType();
-    if (pc->isFunctionType() || pc->isPointerType()) return "0";
-    if (pc->isVoidType()) return "__builtin_malloc(64)";
-    if (pc->isIncompleteType()) return "0";
-    if (pc->isRecordType() || pc->isScalarType() || pc->isArrayType()) {
-      const std::string pointee = pt.getUnqualifiedType().getAsString(pp);
+    if (pc->isFunctionType() || pc->isPointerType() || depth > kFreshDepth || objects >= kFreshObjects) return "0";
+    if (depth > 1 && holds_union(pc)) return "0";  // an argument's own type is the driver's business
+    std::string alloc;
+    if (pc->isVoidType()) {
+      alloc = "__builtin_malloc(64)";
+    } else if (pc->isIncompleteType()) {
+      return "0";
+    } else if (pc->isRecordType() || pc->isScalarType() || pc->isArrayType()) {
       const unsigned n = pc->isRecordType() || pc->isArrayType() ? 1 : (pc->isCharType() ? 64 : 16);
-      return fmt::format("({})__builtin_malloc({} * sizeof({}))", spelled, n, pointee);
+      alloc = fmt::format("({})__builtin_malloc({} * sizeof({}))", spell(t), n, spell(pt));
+    } else {
+      return "0";
     }
-    return "0";
+    const std::string name = fmt::format("{}_{}", prefix, objects++);
+    // The object itself is written here (its fields set), even where `t` points to const.
+    const std::string own = spell(ctx.getPointerType(pt.getUnqualifiedType()));
+    decls.push_back(fmt::format("static {} {};", own, name));
+    setup.push_back(fmt::format("{} = ({}){};", name, own, alloc));
+    if (const auto* rt = pc->getAs<RecordType>(); rt && !rt->getDecl()->isUnion())
+      fields(rt->getDecl(), "(*" + name + ")", depth + 1);
+    return name;
+  }
+
+  // Sets the pointer fields of the struct `lv` (a C lvalue) and of the structs it embeds.
+  void fields(const RecordDecl* rd, const std::string& lv, int depth) {
+    const RecordDecl* def = rd->getDefinition();
+    if (!def) return;
+    for (const FieldDecl* f : def->fields()) {
+      if (f->getName().empty() || f->isBitField()) continue;  // anonymous members: not named here
+      if (!used.count(f->getCanonicalDecl())) continue;
+      const QualType ft = f->getType();
+      const QualType fc = ft.getCanonicalType();
+      if (ft.isConstQualified()) continue;
+      const std::string at = lv + "." + f->getNameAsString();
+      if (fc->isFunctionPointerType()) continue;  // an operation the kernel provides: not called on these
+      if (fc->isPointerType()) {
+        setup.push_back(fmt::format("{} = {};", at, object(ft, depth)));
+      } else if (const auto* rt = fc->getAs<RecordType>(); rt && !rt->getDecl()->isUnion() && depth <= kFreshDepth) {
+        fields(rt->getDecl(), at, depth);
+      }
+    }
+  }
+};
+
+// A fresh value of parameter type `t` as a C expression (with the statements that make it
+// appended to `setup`), or "" with `why` when the harness cannot make one.
+std::string fresh_value(ASTContext& ctx, const std::set<const FieldDecl*>& used, QualType t, const std::string& prefix,
+                        DriverEntry& e, std::string& why) {
+  Fresh f(ctx, used, prefix);
+  const QualType c = t.getCanonicalType();
+  const std::string spelled = f.spell(t);
+  if (c->isPointerType()) {
+    const std::string v = f.object(t, 1);
+    e.decls.insert(e.decls.end(), f.decls.begin(), f.decls.end());
+    e.setup.insert(e.setup.end(), f.setup.begin(), f.setup.end());
+    return v;
   }
   if (c->isBooleanType()) return "(" + spelled + ")__VERIFIER_nondet_bool()";
   if (c->isIntegralOrEnumerationType()) return "(" + spelled + ")__VERIFIER_nondet_long()";
@@ -189,7 +279,7 @@ DriverScan scan_driver(const std::string& path, const FrontendOptions& options) 
     if (const auto it = f.serial.find(fd); it != f.serial.end()) e.serial = it->second;
     for (const ParmVarDecl* p : def->parameters()) {
       std::string why;
-      std::string v = fresh_value(ctx, p->getType(), why);
+      std::string v = fresh_value(ctx, f.used_fields, p->getType(), fmt::format("siren_t@_arg{}", e.args.size()), e, why);
       if (v.empty() && e.unsupported.empty()) e.unsupported = why;
       e.args.push_back(std::move(v));
     }
@@ -217,16 +307,28 @@ std::string driver_harness(const std::string& driver_path, const DriverScan& s, 
   // whose types clash with a kernel's.
   out += "#include <siren_kernel.h>\n";
   out += fmt::format("#include \"{}\"\n\n", driver_path);
+  // The fresh objects of thread k's arguments are made by main before init (no thread runs
+  // yet: create/join order keeps those steps apart from every other), their names numbered
+  // by the thread (siren_t1_arg0_0, ...).
+  auto numbered = [](std::string s, int k) {
+    for (std::size_t at = s.find("siren_t@"); at != std::string::npos; at = s.find("siren_t@", at))
+      s.replace(at + 7, 1, std::to_string(k));
+    return s;
+  };
+  std::string setup;
   auto thread = [&](const DriverEntry& e, int k) {
     std::string call = e.name + "(";
-    for (std::size_t i = 0; i < e.args.size(); ++i) call += (i ? ", " : "") + e.args[i];
+    for (std::size_t i = 0; i < e.args.size(); ++i) call += (i ? ", " : "") + numbered(e.args[i], k);
     call += ")";
-    return fmt::format("static void *siren_thread_{}(void *unused) {{\n  (void)unused;\n  {};\n  return 0;\n}}\n\n", k,
-                       call);
+    std::string decls;
+    for (const std::string& d : e.decls) decls += numbered(d, k) + "\n";
+    for (const std::string& st : e.setup) setup += "  " + numbered(st, k) + "\n";
+    return fmt::format("{}static void *siren_thread_{}(void *unused) {{\n  (void)unused;\n  {};\n  return 0;\n}}\n\n",
+                       decls, k, call);
   };
   out += thread(ea, 1);
   out += thread(eb, 2);
-  out += "int main(void) {\n";
+  out += "int main(void) {\n" + setup;
   if (!s.init.empty())
     out += s.init_returns_int ? fmt::format("  if ({}() != 0) return 0;  /* the module did not load */\n", s.init)
                               : fmt::format("  {}();\n", s.init);

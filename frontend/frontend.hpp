@@ -79,6 +79,8 @@ struct DriverEntry {
   std::string name;               // the C function
   std::string where;              // how it is registered: ".read in 'fops' (file:line)" or "address taken at file:line"
   std::vector<std::string> args;  // one C expression per parameter: a fresh value of its type
+  std::vector<std::string> decls; // file-scope declarations of the fresh objects' pointers (siren_t@_...)
+  std::vector<std::string> setup; // C statements that make them (main runs them before init)
   std::string unsupported;        // non-empty: a parameter the harness cannot make (the entry is left out)
   std::string serial;             // non-empty: why the kernel never runs it beside itself (no self pair)
 };
