@@ -68,7 +68,8 @@ namespace {
 
 // The programs of this run with their warnings (ids made unique across a manifest's items);
 // a bad manifest line or program is reported (one line naming it) and left out.
-std::vector<TriageItem> load_items(const TriageArgs& a, bool& input_error) {
+std::vector<TriageItem> load_items(const TriageArgs& a, bool& input_error,
+                                   std::chrono::steady_clock::time_point start) {
   std::vector<TriageItem> items;
   auto load = [&](TriageItem& it, const std::string& warnings, const std::string& prefix) -> bool {
     auto where = [&] { return fmt::format("{}:{}", a.manifest, it.line); };
@@ -112,6 +113,10 @@ std::vector<TriageItem> load_items(const TriageArgs& a, bool& input_error) {
     }
     if (!prefix.empty())
       for (auto& w : it.ws) w.id = race::manifest_result_id(prefix, w.id);
+    if (it.named && it.lm.tm && a.executor == "local") {
+      it.lm.tm.reset();
+      it.released = true;
+    }
     return true;
   };
   if (a.manifest.empty()) {
@@ -137,6 +142,17 @@ std::vector<TriageItem> load_items(const TriageArgs& a, bool& input_error) {
     it.named = true;
     it.front = a.front;
     it.front.clang_args.insert(it.front.clang_args.end(), mi.clang_args.begin(), mi.clang_args.end());
+    if (a.total_timeout > 0 &&
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >= a.total_timeout) {
+      // The time ran out while the programs were translated: the rest get one UNKNOWN line
+      // each (PREFIX/program), as a program siren cannot model does.
+      it.lm.unknown = "not translated: the total time limit (--total-timeout) ran out before this program's turn";
+      race::Warning whole;
+      whole.id = race::manifest_result_id(mi.prefix, "program");
+      it.ws.push_back(whole);
+      items.push_back(std::move(it));
+      continue;
+    }
     if (!load(it, mi.warnings, mi.prefix)) {
       input_error = true;
       continue;
@@ -177,7 +193,7 @@ int run_triage(const TriageArgs& a) {
   }
   if (!a.report.empty() && !prepare_report_dir(a.report)) return kExitInputError;
   bool input_error = false;
-  std::vector<TriageItem> items = load_items(a, input_error);
+  std::vector<TriageItem> items = load_items(a, input_error, start);
   if (a.manifest.empty() && input_error) return kExitInputError;
   assign_work(a, items, shard);
 
@@ -213,6 +229,10 @@ int run_triage(const TriageArgs& a) {
     if (const int rc = triage_on_slurm(a, items, todo, fd, answered, progress)) return rc;
   }
   for (std::size_t i = 0; i < items.size() && a.executor == "local"; ++i) {
+    if (items[i].released && !todo[i].empty()) {  // translated again for its turn (load_items)
+      items[i].lm = load_model(items[i].program, items[i].front);
+      items[i].released = false;
+    }
     const TriageItem& item = items[i];
     const std::string named = item.named ? item.program : std::string();
     auto format_line = [&](const race::TriageAnswer& found) {
@@ -274,6 +294,7 @@ int run_triage(const TriageArgs& a) {
     lo.progress = [&](std::size_t, const std::string& verdict) { progress.answered(verdict); };
     progress.draw();
     workers_ok = race::triage_locally(*item.lm.tm, todo[i], lo, fd, format_line) && workers_ok;
+    if (items[i].named) items[i].lm.tm.reset();  // done with it
   }
   progress.finish();
   if (!workers_ok) std::fprintf(stderr, "siren: a triage worker failed; re-run with the same --out to finish\n");

@@ -47,6 +47,9 @@ struct TriageItem {
   bool named = false;         // result lines name the program (manifest items)
   FrontArgs front;
   LoadedModel lm;
+  /// A manifest item's model is released once its candidates are known and translated again
+  /// when its turn comes: a driver's thousands of pairs are not all in memory at once.
+  bool released = false;
   std::vector<race::Warning> ws;    // every warning of the item
   std::vector<race::Warning> mine;  // the ones this run is responsible for (shard, exclusions)
 };

@@ -65,7 +65,9 @@ def main():
             assert r.returncode == 0, f"{cmd}: exit {r.returncode}: {r.stderr}"
             for j in results(single):
                 expected[(it.get("id", it["program"]), j["id"])] = (prog, j["verdict"])
-        assert len(expected) >= 90, len(expected)
+        # 60 given warnings and the lockset candidates of the rest (74 since create/join order
+        # keeps main's accesses before pthread_create out of the candidates)
+        assert len(expected) >= 70, len(expected)
 
         dup = tmp / "dup.json"
         dup.write_text(json.dumps([{"first": {"file": "a.c", "line": 3}, "second": {"file": "a.c", "line": 4}},
@@ -120,6 +122,11 @@ def main():
 
         # SIGKILL mid-way: a slow program first (about 8 s with --timeout 1), then the rest.
         slow = {"program": str(shared / "benchmarks/svcomp/goblint-regression/04-mutex_36-trylock_nr.c")}
+        slow_out = tmp / "slow.jsonl"
+        subprocess.run([siren, "triage", "--program", slow["program"], "--out", str(slow_out), "--timeout", "1", "-q"],
+                       capture_output=True, text=True, timeout=300)
+        n_slow = len(results(slow_out))
+        assert n_slow >= 1, "the slow program has a candidate"
         kill_manifest = tmp / "kill.jsonl"
         kill_manifest.write_text("\n".join(json.dumps(it) for it in [slow] + good) + "\n")
         kout = tmp / "kill.jsonl.out"
@@ -140,7 +147,7 @@ def main():
         assert r.returncode == 0, f"resumed run: exit {r.returncode}: {r.stderr}"
         ids = [j["id"] for j in results(kout)]
         assert len(ids) == len(set(ids)), "a warning answered twice after the kill"
-        assert len(ids) == len(expected) + 3, f"{len(ids)} results for {len(expected) + 3} warnings"
+        assert len(ids) == len(expected) + n_slow, f"{len(ids)} results for {len(expected) + n_slow} warnings"
         print(f"ok: killed after {at_kill} lines, resumed: every warning exactly once")
 
         # Slurm missing / not answering: one line, exit 6.
