@@ -14,7 +14,6 @@ import argparse
 import collections
 import json
 import re
-import resource
 import subprocess
 import sys
 import tempfile
@@ -52,18 +51,21 @@ def main():
             work = Path(tmp) / d.parent.name
             out = work / "results.jsonl"
             work.mkdir()
-            cmd = [a.siren, "triage", "--driver", str(d), "-I", str(suite / "Model"), "--emit-harness",
+            # /usr/bin/time -f %M: this driver's peak resident set (KiB), on the last stderr line
+            cmd = ["/usr/bin/time", "-f", "%M", a.siren, "triage", "--driver", str(d), "-I", str(suite / "Model"), "--emit-harness",
                    str(work / "h"), "--out", str(out), "--timeout", str(a.timeout), "--total-timeout",
                    str(a.total_timeout), "--jobs", str(a.jobs), "-q"]
-            before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
             t0 = time.monotonic()
             p = subprocess.run(cmd, capture_output=True, text=True)
             wall = time.monotonic() - t0
-            peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+            tail = p.stderr.strip().splitlines()[-1:] or ["0"]
+            peak = int(tail[0]) if tail[0].isdigit() else 0
             info = json.loads((work / "h" / "driver.json").read_text()) if (work / "h" / "driver.json").exists() else {}
             lines = [json.loads(l) for l in out.read_text().splitlines()] if out.exists() else []
             verdicts = collections.Counter(l["verdict"] for l in lines)
-            program_unknown = sum(1 for l in lines if l["id"].endswith("/program"))
+            program_unknown = sum(1 for l in lines if l["id"].endswith("/program") and l["verdict"] == "UNKNOWN")
+            no_candidate = sum(1 for l in lines if l["id"].endswith("/program") and l["verdict"] == "NO_RACE")
+            bounds = sorted(l["bound"] for l in lines if l["verdict"] == "NO_RACE_UP_TO_BOUND")
             reasons = collections.Counter(short(l.get("reason", "")) for l in lines if l["verdict"] == "UNKNOWN")
             entries = info.get("entry_points", [])
             rows.append({
@@ -78,10 +80,13 @@ def main():
                 "bounded": verdicts["NO_RACE_UP_TO_BOUND"],
                 "unknown": verdicts["UNKNOWN"],
                 "program_unknown": program_unknown,
+                "no_candidate": no_candidate,
+                "warnings": len(lines) - no_candidate - program_unknown,
+                "median_bound": bounds[len(bounds) // 2] if bounds else 0,
                 "reason": reasons.most_common(1)[0][0] if reasons else "",
-                "error": "" if p.returncode in (0, 10) else (p.stderr.strip().splitlines() or ["?"])[-1][:120],
+                "error": "" if p.returncode in (0, 10) else (p.stderr.strip().splitlines()[:-1] or ["?"])[-1][:120],
                 "wall": wall,
-                "peak_mb": max(peak, before) / 1024,
+                "peak_mb": peak / 1024,
             })
             r = rows[-1]
             print(f"{name}: {r['entries']} entry points, {r['pairs']} pairs, {r['answered_pairs']} answered, "
@@ -90,21 +95,32 @@ def main():
     table = [BEGIN, "",
              f"`benchmarks/drivers.py --timeout {a.timeout:g} --total-timeout {a.total_timeout:g} --jobs {a.jobs}` "
              "(siren's kernel model before Whoop's `Model/`). *pairs answered*: pairs with at least one result "
-             "line by the driver's time limit; *whole-pair UNKNOWN*: pairs whose harness siren cannot model "
-             "(one `A|B/program` line each); *first reason*: the most common reason of the UNKNOWN lines. "
-             "Peak memory is the largest resident set of a siren process so far in the run.", "",
-             "| driver | lines | entry points (left out) | pairs | pairs answered | RACE | NO_RACE | NO_RACE up to bound "
-             "| UNKNOWN (whole-pair) | wall s | peak MB | most common UNKNOWN reason |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+             "line by the driver's time limit; *no candidate*: pairs the lockset analysis answers NO_RACE "
+             "(one `A|B/program` line each); *warnings*: the candidate warnings of the other pairs, answered "
+             "RACE / NO_RACE / NO_RACE up to bound (median bound) / UNKNOWN; *whole-pair UNKNOWN*: pairs whose "
+             "harness siren cannot model; *reason*: the most common reason of the UNKNOWN lines (`timeout` "
+             "includes warnings not reached by the driver's time limit). Wall time is the whole command "
+             "(scan, harnesses, translation, candidates, solving); peak memory is its largest resident set.",
+             "",
+             "| driver | lines | entry points (left out) | pairs | pairs answered | no candidate | warnings | RACE "
+             "| NO_RACE | NO_RACE up to bound (median) | UNKNOWN (whole-pair) | wall s | peak MB | most common UNKNOWN reason |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
     for r in rows:
         reason = r["reason"] or r["error"]
         table.append(f"| {r['driver']} | {r['lines']} | {r['entries']} ({r['left_out']}) | {r['pairs']} | "
-                     f"{r['answered_pairs']} | {r['race']} | {r['no_race']} | {r['bounded']} | "
+                     f"{r['answered_pairs']} | {r['no_candidate']} | {r['warnings']} | {r['race']} | "
+                     f"{r['no_race'] - r['no_candidate']} | {r['bounded']} ({r['median_bound']}) | "
                      f"{r['unknown']} ({r['program_unknown']}) | {r['wall']:.0f} | {r['peak_mb']:.0f} | {reason} |")
     tot = lambda k: sum(r[k] for r in rows)
     table.append(f"| **total** | {tot('lines')} | {tot('entries')} ({tot('left_out')}) | {tot('pairs')} | "
-                 f"{tot('answered_pairs')} | {tot('race')} | {tot('no_race')} | {tot('bounded')} | "
+                 f"{tot('answered_pairs')} | {tot('no_candidate')} | {tot('warnings')} | {tot('race')} | "
+                 f"{tot('no_race') - tot('no_candidate')} | {tot('bounded')} | "
                  f"{tot('unknown')} ({tot('program_unknown')}) | {sum(r['wall'] for r in rows):.0f} | | |")
+    decided = tot('race') + tot('no_race') - tot('no_candidate') + tot('bounded')
+    table.append("")
+    table.append(f"Warnings decided (RACE, NO_RACE, NO_RACE up to bound): {decided} of {tot('warnings')}"
+                 f" ({100.0 * decided / max(1, tot('warnings')):.0f}%); pairs decided without a warning: "
+                 f"{tot('no_candidate')} of {tot('pairs')}.")
     table += ["", END]
     md = ROOT / "benchmarks" / "DRIVERS.md"
     text = md.read_text() if md.exists() else ""

@@ -14,7 +14,8 @@ namespace {
 std::string quoted_list(const std::vector<std::string>& fs) {
   std::string out;
   for (std::size_t i = 0; i < fs.size(); ++i)
-    out += (i == 0 ? "" : i + 1 == fs.size() ? " and " : ", ") + ("'" + fs[i] + "()'");
+    out += (i == 0 ? "" : i + 1 == fs.size() ? " and " : ", ") +
+           ("'" + fs[i] + (fs[i].find(" (") == std::string::npos ? "()'" : "'"));  // "f (what it writes)"
   return out;
 }
 

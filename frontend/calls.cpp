@@ -205,7 +205,7 @@ ExprRef Translator::rv_indirect_call(const CallExpr* ce, bool want) {
       ir::Instr h;
       h.kind = InstrKind::Havoc;
       h.lhs = result;
-      h.message = "a kernel function through a pointer";
+      h.message = "(a kernel function through a pointer)()";  // confirmed natively, as a call's value
       emit(std::move(h));
     };
   dispatch(fp, pointer_targets(arg_types, value ? ce->getType() : QualType()), call,
@@ -393,7 +393,7 @@ void Translator::kernel_through(const CallExpr* ce, const std::string& name, uns
                                         "' of unknown extent)");
     return;
   }
-  if (t->isRecordType() && t->getAsRecordDecl()->isUnion()) return;  // a union's cells: not flattened here
+  if (holds_union(t)) return;  // a union's cells: not flattened here (the front end may not model it)
   std::vector<CellSpec> cells;
   flatten(t, "", loc, cells);
   if (cells.size() > 256) {
@@ -405,10 +405,13 @@ void Translator::kernel_through(const CallExpr* ce, const std::string& name, uns
     check_ptr(addr, access_size(c.type));
     return addr;
   };
+  // The accesses are the model's, not the program's: a race through one is not printed
+  // (race.cpp, ir::kKernelModelAccess).
+  const std::string mark = std::string(ir::kKernelModelAccess) + name;
   for (const CellSpec& c : cells) {
     if (c.kind != CellKind::Data || !object) continue;
     const LocalId l = new_tmp(c.type);
-    emit(InstrKind::Assign, em().mk_load(c.type, cell_addr(c)), nullptr, l);
+    st_->fn->body[emit(InstrKind::Assign, em().mk_load(c.type, cell_addr(c)), nullptr, l)].message = mark;
   }
   if (!write || !plain) return;
   for (const CellSpec& c : cells) {
@@ -421,7 +424,7 @@ void Translator::kernel_through(const CallExpr* ce, const std::string& name, uns
     h.message = name + "() writes";
     const LocalId v = h.lhs;
     emit(std::move(h));
-    emit(InstrKind::Store, cell_addr(c), em().mk_local(c.type, v));
+    st_->fn->body[emit(InstrKind::Store, cell_addr(c), em().mk_local(c.type, v))].message = mark;
   }
 }
 

@@ -158,21 +158,6 @@ class EntryFinder : public RecursiveASTVisitor<EntryFinder> {
 constexpr int kFreshDepth = 2;
 constexpr int kFreshObjects = 12;
 
-// A union inside (not behind a pointer): the front end may not model its layout (members that
-// partly overlap), and a harness object of that type would stop every pair.
-bool holds_union(QualType t) {
-  const QualType c = t.getCanonicalType();
-  if (const auto* at = dyn_cast<ArrayType>(c.getTypePtr())) return holds_union(at->getElementType());
-  const auto* rt = c->getAs<RecordType>();
-  if (!rt) return false;
-  const RecordDecl* rd = rt->getDecl()->getDefinition();
-  if (!rd) return false;
-  if (rd->isUnion()) return true;
-  for (const FieldDecl* f : rd->fields())
-    if (holds_union(f->getType())) return true;
-  return false;
-}
-
 struct Fresh {
   ASTContext& ctx;
   const std::set<const FieldDecl*>& used;

@@ -101,6 +101,11 @@ struct BitPlace {
   bool has_cell = false;
 };
 
+/// Whether `t` holds a union (itself, or in a member or element, not behind a pointer): the
+/// front end may not model its layout (members that partly overlap). The driver harness makes
+/// no object of such a type and the kernel model does not touch one.
+bool holds_union(QualType t);
+
 struct CellSpec {
   std::string name;
   Type type;

@@ -327,4 +327,18 @@ void Translator::flatten(QualType t, const std::string& name, SourceLocation loc
   out.push_back({name, scalar_type(t, loc), CellKind::Data, base, static_cast<std::uint32_t>(bytes_of(t, loc))});
 }
 
+// A union inside `t` (not behind a pointer): translator.hpp.
+bool holds_union(QualType t) {
+  const QualType c = t.getCanonicalType();
+  if (const auto* at = dyn_cast<ArrayType>(c.getTypePtr())) return holds_union(at->getElementType());
+  const auto* rt = c->getAs<RecordType>();
+  if (!rt) return false;
+  const RecordDecl* rd = rt->getDecl()->getDefinition();
+  if (!rd) return false;
+  if (rd->isUnion()) return true;
+  for (const FieldDecl* f : rd->fields())
+    if (holds_union(f->getType())) return true;
+  return false;
+}
+
 }  // namespace siren::frontend

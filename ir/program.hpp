@@ -126,6 +126,11 @@ enum class AssertKind : std::uint8_t {
   Limit,      // a modelling bound was hit (threads, heap instances, recursion): UNKNOWN
 };
 
+/// Instr::message of the loads and stores the front end's kernel model makes for a kernel
+/// function without a body (frontend/calls.cpp kernel_through), followed by its name: the
+/// model's accesses, which no native run makes; a race through one is UNKNOWN (race.cpp).
+inline constexpr const char* kKernelModelAccess = "kernel model access: ";
+
 struct Instr {
   InstrKind kind = InstrKind::Skip;
   SourceLoc loc;
@@ -148,11 +153,17 @@ struct Instr {
 /// value is an input of the run, which traces print and the native oracle supplies.
 inline bool is_nondet_call(const Instr& in) { return in.kind == InstrKind::Havoc && !in.message.empty(); }
 /// The function without a body whose result a Havoc stands for (frontend rv_undefined_call:
-/// message "name()"), or "" (not a call's result, or a __VERIFIER_nondet_* call).
+/// message "name()"), or "" (not a call's result, or a __VERIFIER_nondet_* call). A value the
+/// kernel model lets such a function write (message "name() writes", frontend kernel_through)
+/// is "name (what it writes)": a counterexample that uses one is confirmed natively too, where
+/// no stub takes it (the native stub writes nothing).
 inline std::string bodyless_function(const Instr& in) {
-  if (!is_nondet_call(in) || in.message.rfind("__VERIFIER_nondet_", 0) == 0 || in.message.size() < 3 ||
-      in.message.compare(in.message.size() - 2, 2, "()") != 0)
-    return "";
+  if (!is_nondet_call(in) || in.message.rfind("__VERIFIER_nondet_", 0) == 0 || in.message.size() < 3) return "";
+  static const std::string writes = "() writes";
+  if (in.message.size() > writes.size() &&
+      in.message.compare(in.message.size() - writes.size(), writes.size(), writes) == 0)
+    return in.message.substr(0, in.message.size() - writes.size()) + " (what it writes)";
+  if (in.message.compare(in.message.size() - 2, 2, "()") != 0) return "";
   return in.message.substr(0, in.message.size() - 2);
 }
 

@@ -259,6 +259,21 @@ void RaceSession::extract(unsigned k, const RaceQuery& q, RaceAnswer& ans) {
     ans.second = std::move(pair->second);
     ans.verdict = Verdict::Unsafe;
     ans.bound = static_cast<unsigned>(schedule.size());
+    // An access the kernel model gives a function without a body (it may read or write there,
+    // or not): the race cannot be replayed natively, nor shown to happen in the kernel.
+    for (const RaceEnd* end : {&ans.first, &ans.second}) {
+      const std::string& m = tm_.threads[end->thread].code[end->pc].message;
+      const std::string mark = ir::kKernelModelAccess;
+      if (m.rfind(mark, 0) == 0) {
+        ans.verdict = Verdict::Unknown;
+        ans.reason = fmt::format("a data race at {}:{} through the access the kernel model gives '{}' (it may {} "
+                                 "there): not shown to happen, no native run makes that access",
+                                 end->file, end->line, m.substr(mark.size()), end->write ? "write" : "read");
+        ans.trace.clear();
+        ans.schedule.clear();
+        break;
+      }
+    }
     return;
   }
   internal("no conflicting pair of next accesses in the final state");
