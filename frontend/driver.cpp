@@ -173,8 +173,9 @@ struct Fresh {
   }
   std::string spell(QualType t) const { return t.getUnqualifiedType().getAsString(pp); }
 
-  // A pointer of type `t` to a new object, as a C expression (a name declared in setup), or
-  // "0"; "" when the pointee cannot be made.
+  // A pointer of type `t` to a new object, as a C expression (a name declared in `decls`,
+  // made in `setup`), or "0" where none is made (function pointers, pointers to pointers,
+  // incomplete types, past the depth or the object budget, a union inside).
   std::string object(QualType t, int depth) {
     const QualType pt = t->getPointeeType();
     const QualType pc = pt.getCanonicalType();
@@ -222,8 +223,8 @@ struct Fresh {
   }
 };
 
-// A fresh value of parameter type `t` as a C expression (with the statements that make it
-// appended to `setup`), or "" with `why` when the harness cannot make one.
+// A fresh value of parameter type `t` as a C expression (the objects it names declared in
+// e.decls and made by e.setup), or "" with `why` when the harness cannot make one.
 std::string fresh_value(ASTContext& ctx, const std::set<const FieldDecl*>& used, QualType t, const std::string& prefix,
                         DriverEntry& e, std::string& why) {
   Fresh f(ctx, used, prefix);
