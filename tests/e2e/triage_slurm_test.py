@@ -47,7 +47,9 @@ def main():
             times[executor] = time.monotonic() - start
             assert r.returncode == 0, f"{executor}: exit {r.returncode}: {r.stderr}"
         local, slurm = verdicts(tmp / "local.jsonl"), verdicts(tmp / "slurm.jsonl")
-        assert len(local) >= 90, len(local)
+        # 60 given warnings and the lockset candidates of the rest (74 since create/join order
+        # keeps main's accesses before pthread_create out of the candidates), as triage_manifest_test
+        assert len(local) >= 70, len(local)
         assert slurm == local, "Slurm and local verdicts differ: " + str(
             {k: (local.get(k), slurm.get(k)) for k in set(local) | set(slurm) if local.get(k) != slurm.get(k)})
         print(f"ok: {len(local)} warnings of {len(good)} programs, the same verdicts; "
@@ -55,6 +57,11 @@ def main():
 
         # Cancel the array task with the slow program while it runs.
         slow = {"program": str(shared / "benchmarks/svcomp/goblint-regression/04-mutex_36-trylock_nr.c")}
+        slow_out = tmp / "slow.jsonl"
+        subprocess.run([siren, "triage", "--program", slow["program"], "--out", str(slow_out), "--timeout", "1", "-q"],
+                       capture_output=True, text=True, timeout=300)
+        n_slow = len(results(slow_out))
+        assert n_slow >= 1, "the slow program has a candidate"
         cm = tmp / "cancel.jsonl"
         cm.write_text("\n".join(json.dumps(it) for it in [slow] + good) + "\n")
         out = tmp / "cancel-out.jsonl"
@@ -80,7 +87,7 @@ def main():
         assert p.returncode == 0, f"exit {p.returncode}: {err}"
         assert "submitting them once more" in err, f"nothing resubmitted after scancel {cancelled}:\n{err}"
         got = verdicts(out)
-        assert len(got) == len(local) + 3, f"{len(got)} results for {len(local) + 3} warnings"
+        assert len(got) == len(local) + n_slow, f"{len(got)} results for {len(local) + n_slow} warnings"
         assert all(got[k] == v for k, v in local.items()), "verdicts differ after the cancel"
         print(f"ok: cancelled {cancelled} mid-run; resubmitted; every warning exactly once")
     return 0
