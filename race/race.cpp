@@ -393,9 +393,9 @@ void RaceSession::run(const std::vector<RaceQuery>& qs,
   // The queries at depth k (states after k steps); only control-state queries when
   // `only_control` (at depth K: a state after K steps is within the bound, while a race
   // there would need a step K+1). False: the global time limit ran out.
-  auto ask = [&](unsigned k, bool only_control) {
-    for (std::size_t i = 0; i < qs.size(); ++i) {
-      if (!open[i] || (only_control && qs[i].control.empty())) continue;
+  auto ask_each = [&](unsigned k, const std::vector<std::size_t>& which) {
+    for (std::size_t i : which) {
+      if (!open[i]) continue;
       if (global_timed_out()) return false;
       if (opt_.query_timeout > 0) {
         const double left = opt_.query_timeout - spent[i];
@@ -423,6 +423,67 @@ void RaceSession::run(const std::vector<RaceQuery>& qs,
         extract(k, qs[i], a);
         answer(i, a);
       }
+    }
+    return true;
+  };
+  // The open queries at depth k together: one solve of their disjunction. Unsat decides them
+  // all at this depth; a model answers every query it satisfies (each replayed on its own by
+  // extract), and the rest are asked again without them. The time of a joint solve counts
+  // for every query in it, so no query gets more than its --timeout of solving.
+  auto ask = [&](unsigned k, bool only_control) {
+    std::vector<std::size_t> group;
+    for (std::size_t i = 0; i < qs.size(); ++i)
+      if (open[i] && !(only_control && qs[i].control.empty())) group.push_back(i);
+    if (group.size() <= 1) return ask_each(k, group);
+    std::vector<Term> term(qs.size(), nullptr);
+    for (std::size_t i : group) term[i] = query_term(qs[i], k);
+    while (!group.empty()) {
+      if (global_timed_out()) return false;
+      if (opt_.query_timeout > 0) {
+        double left = opt_.query_timeout;
+        for (std::size_t i : group) left = std::min(left, opt_.query_timeout - spent[i]);
+        if (left <= 0) {
+          for (std::size_t i : group)
+            if (opt_.query_timeout - spent[i] <= 0) query_timed_out(i);
+          std::erase_if(group, [&](std::size_t i) { return !open[i]; });
+          continue;
+        }
+        query_deadline = clock::now() + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(left));
+      }
+      std::vector<Term> any;
+      for (std::size_t i : group) any.push_back(term[i]);
+      const auto q0 = clock::now();
+      const auto r = solve(T.mk_or(any));
+      const double took = std::chrono::duration<double>(clock::now() - q0).count();
+      for (std::size_t i : group) spent[i] += took;
+      query_deadline.reset();
+      if (verbose)
+        std::fprintf(stderr, "[race] depth %u: %zu queries together: %s\n", k, group.size(),
+                     r == solvers::SolveResult::Sat ? "sat" : r == solvers::SolveResult::Unsat ? "unsat" : "unknown");
+      if (r == solvers::SolveResult::Unsat) return true;
+      if (r == solvers::SolveResult::Unknown) {
+        if (global_timed_out()) return false;
+        // The query with the least time left ran out; the others of the group had as much.
+        const double slack = 0.05;
+        bool any_out = false;
+        for (std::size_t i : group)
+          if (opt_.query_timeout - spent[i] <= slack) query_timed_out(i), any_out = true;
+        if (!any_out)
+          for (std::size_t i : group) query_timed_out(i);
+        std::erase_if(group, [&](std::size_t i) { return !open[i]; });
+        continue;
+      }
+      std::vector<std::size_t> hit;
+      for (std::size_t i : group)
+        if (e.dp.value(term[i]) != 0) hit.push_back(i);
+      if (hit.empty()) return ask_each(k, group);  // no query true in the model: ask each on its own
+      if (opt_.test_blame_all_of_group) hit = group;
+      for (std::size_t i : hit) {
+        RaceAnswer a;
+        extract(k, qs[i], a);
+        answer(i, a);
+      }
+      std::erase_if(group, [&](std::size_t i) { return !open[i]; });
     }
     return true;
   };

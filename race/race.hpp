@@ -23,8 +23,12 @@
 // A query is a pair of access sets (S1, S2): it holds at frame k when some thread is at an
 // access of S1 and another thread at a conflicting access of S2. `siren race` asks one query
 // (all accesses, all accesses); `siren triage` asks one query per warning, all over ONE
-// encoding (DESIGN.md Part C, "Triage amortisation"): frames are built once and each open
-// query is a solve under an assumption at every depth. The deepening loop, the completeness
+// encoding (DESIGN.md Part C, "Triage amortisation"): frames are built once, and at every depth
+// the open queries are ONE solve under the assumption of their disjunction. Unsat decides them
+// all at that depth; a model answers each query it satisfies (each replayed against its own
+// accesses), and the others are asked again without them. A driver's pair of entry points has
+// 50-100 candidate warnings, none of which completes: asked one by one, each used its whole
+// --timeout at the same depth. The time of a joint solve counts for every query in it. The deepening loop, the completeness
 // rule and the treatment of MemSafety/Limit errors are those of encoder/bmc.cpp: Property
 // errors end an execution (they are not races), a reachable MemSafety/Limit error turns an
 // answer that would be "no race" into UNKNOWN.
@@ -126,6 +130,11 @@ struct RaceAnswer {
 struct RaceRunOptions {
   CheckOptions check;
   double query_timeout = 0;  // seconds of solving per query (0: none)
+  /// TEST ONLY (`siren triage --test-race-blame-all-of-group`, hidden): deliberately broken
+  /// joint solving: a model that satisfies one open query answers every open query of the
+  /// depth with it (each is then replayed against its own accesses, so a query it does not
+  /// satisfy gets an internal error instead of its verdict). tests/e2e/triage.cmake catches it.
+  bool test_blame_all_of_group = false;
 };
 
 /// Answers the queries over one encoding; `on_answer(i, answer)` is called as soon as query i

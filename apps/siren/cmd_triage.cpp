@@ -288,6 +288,7 @@ int run_triage(const TriageArgs& a) {
     lo.run.check.reduction = a.reduction;
     lo.run.check.granularity = a.granularity;
     lo.run.query_timeout = a.timeout;
+    lo.run.test_blame_all_of_group = a.test_blame_all_of_group;
     if (a.total_timeout > 0)
       lo.run.check.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                           std::chrono::duration<double>(a.total_timeout));
@@ -475,6 +476,9 @@ void add_triage_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--memory", args->memory, "Allocate at most MB megabytes more per process")
       ->check(CLI::Range(1u, 100000000u));
   cmd->add_flag("--quiet,-q", args->quiet, "No progress bar and no summary");
+  cmd->add_flag("--test-race-blame-all-of-group", args->test_blame_all_of_group,
+                "TEST ONLY: deliberately broken joint solving of a program's warnings")
+      ->group("");
   add_front_options(cmd, args->front);
   cmd->callback([args, &exit_code] {
     if (args->program.empty() && args->manifest.empty() && args->driver.empty()) {

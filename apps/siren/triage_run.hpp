@@ -31,6 +31,7 @@ struct TriageArgs {
   FrontArgs front;
   double timeout = 0;        // per warning (solving time)
   double total_timeout = 0;  // whole run
+  bool test_blame_all_of_group = false;  // TEST ONLY: race::RaceRunOptions::test_blame_all_of_group
   unsigned memory = 0;
   bool quiet = false;
   std::string reduction = "sir";

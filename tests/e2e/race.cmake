@@ -10,6 +10,12 @@ set_tests_properties("svcomp: race no-data-race" PROPERTIES TIMEOUT 900 PROCESSO
 add_test(NAME "triage: hand-written SARIF verdicts"
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/e2e/triage_test.py ${SIREN_BIN} ${SHARED_DIR})
 set_tests_properties("triage: hand-written SARIF verdicts" PROPERTIES TIMEOUT 600 PROCESSORS 2)
+# Broken variant of joint solving (a program's open warnings are one solve per depth, race.cpp):
+# a model that races on one warning answers them all; the verdicts above must catch it.
+add_test(NAME "triage: broken joint solving is caught"
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/e2e/triage_test.py ${SIREN_BIN} ${SHARED_DIR}
+                 --test-race-blame-all-of-group)
+set_tests_properties("triage: broken joint solving is caught" PROPERTIES TIMEOUT 600 PROCESSORS 2 WILL_FAIL TRUE)
 # siren triage: SIGKILL mid-way, re-run: every warning exactly once, every line parses.
 add_test(NAME "triage: SIGKILL and resume"
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/e2e/triage_kill_test.py ${SIREN_BIN} ${SHARED_DIR})

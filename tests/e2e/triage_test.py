@@ -5,7 +5,8 @@ must give for the pair (locations[0], that relatedLocation). Also checks the JSO
 that the --sarif output is a SARIF 2.1.0 log with one result per warning. Runs every case
 without a reduction and under --reduction sir.
 
-Usage: triage_test.py SIREN SHARED_DIR
+Usage: triage_test.py SIREN SHARED_DIR [SIREN_ARG ...]   (extra arguments of siren triage, e.g. a
+TEST ONLY flag of a deliberately broken variant, which must make this test fail)
 """
 import json
 import subprocess
@@ -29,7 +30,7 @@ def sarif_loc(l):
 
 
 def main():
-    siren, shared = sys.argv[1], Path(sys.argv[2])
+    siren, shared, extra = sys.argv[1], Path(sys.argv[2]), sys.argv[3:]
     failures, total = [], 0
     cases = json.loads((CASES / "cases.json").read_text())
     # Every case without a reduction and under SIR (which keeps every racy state; on programs
@@ -46,7 +47,7 @@ def main():
         with tempfile.TemporaryDirectory() as tmp:
             out, sout = Path(tmp) / "out.jsonl", Path(tmp) / "out.sarif"
             p = subprocess.run([siren, "triage", str(CASES / case["sarif"]), "--program", str(prog), "--out", str(out),
-                                "--jobs", "2", "--sarif", str(sout), "--timeout", "60", "-q", "--reduction", reduction],
+                                "--jobs", "2", "--sarif", str(sout), "--timeout", "60", "-q", "--reduction", reduction] + extra,
                                capture_output=True, text=True, timeout=600)
             if p.returncode != 0:
                 failures.append(f"{reduction}: {case['sarif']}: exit {p.returncode}: {p.stderr.strip()[:300]}")
