@@ -57,6 +57,42 @@ class EntryFinder : public RecursiveASTVisitor<EntryFinder> {
     return true;
   }
 
+  // `void *` values the driver's code converts to a pointer to a struct: a parameter or field
+  // (an interrupt handler's `dev_id`, an URB's `context`) -> that type; the results of the
+  // driver-data getters and of netdev_priv -> votes for the device's data types.
+  std::map<const Decl*, QualType> void_as;
+  std::set<const Decl*> void_ambiguous;
+  std::map<const clang::Type*, int> drvdata_votes, netdev_priv_votes;
+
+  bool VisitCastExpr(CastExpr* c) {
+    if (c->getCastKind() != CK_BitCast) return true;
+    const QualType to = c->getType().getCanonicalType();
+    if (!to->isPointerType() || !to->getPointeeType()->isRecordType()) return true;
+    const Expr* from = c->getSubExpr()->IgnoreParenImpCasts();
+    if (!from->getType().getCanonicalType()->isVoidPointerType()) return true;
+    if (sm_.getFileID(sm_.getExpansionLoc(c->getExprLoc())) != main_) return true;
+    const clang::Type* record = to->getPointeeType().getUnqualifiedType().getTypePtr();
+    const Decl* d = nullptr;
+    if (const auto* dr = dyn_cast<DeclRefExpr>(from); dr && isa<ParmVarDecl>(dr->getDecl())) d = dr->getDecl();
+    if (const auto* me = dyn_cast<MemberExpr>(from)) d = dyn_cast<FieldDecl>(me->getMemberDecl());
+    if (d) {
+      d = d->getCanonicalDecl();
+      auto [it, fresh] = void_as.try_emplace(d, to.getUnqualifiedType());
+      if (!fresh && it->second.getTypePtr() != to.getUnqualifiedType().getTypePtr()) void_ambiguous.insert(d);
+    }
+    if (const auto* call = dyn_cast<CallExpr>(from))
+      if (const FunctionDecl* callee = call->getDirectCallee()) {
+        static const std::set<std::string> kDrvdata = {
+            "dev_get_drvdata", "pci_get_drvdata", "platform_get_drvdata", "usb_get_intfdata", "bl_get_data",
+            "i2c_get_clientdata", "nfc_get_drvdata", "ps3_system_bus_get_drvdata", "usb_get_serial_port_data",
+            "spi_get_drvdata"};
+        const std::string n = callee->getNameAsString();
+        if (kDrvdata.count(n)) ++drvdata_votes[record];
+        if (n == "netdev_priv") ++netdev_priv_votes[record];
+      }
+    return true;
+  }
+
   bool VisitMemberExpr(MemberExpr* me) {  // the fields the driver's own code names
     if (const auto* f = dyn_cast<FieldDecl>(me->getMemberDecl()))
       if (sm_.getFileID(sm_.getExpansionLoc(me->getExprLoc())) == main_) used_fields.insert(f->getCanonicalDecl());
@@ -146,29 +182,50 @@ class EntryFinder : public RecursiveASTVisitor<EntryFinder> {
 };
 
 // Fresh arguments. A pointer to a complete struct, a scalar or an array gets a new heap object
-// of its type, `void *` a 64-byte buffer; other pointers (function pointers, pointers to
-// pointers, incomplete types) are null; integers are arbitrary values. The objects' numbers
-// are arbitrary (as the kernel's callers' objects are to the driver), and their pointer fields
+// of its type, `void *` a 64-byte buffer (or, where the driver converts it to a pointer to a
+// struct, an object of that struct); other pointers (function pointers, pointers to pointers,
+// incomplete types) are null; integers are arbitrary values. The objects' numbers are
+// arbitrary (as the kernel's callers' objects are to the driver), and their pointer fields
 // that the driver's code names are set: to a new object of their own (`file->f_path.dentry`,
 // `bdev->bd_disk`, `private_data`), two levels deep and at most kFreshObjects objects an
 // argument, else null, so that no field the driver reads holds an arbitrary address (a
 // dereference of one is a memory-safety UNKNOWN, and it would point anywhere for the
 // candidates' points-to analysis). Fields the driver never names are left as they are: each
 // object and each store is a step of the harness before the entry points run.
+//
+// One device (docs/drivers.md): every pointer to the driver's data type (what it converts the
+// driver-data getters' results to) is the one object kDevice, which main makes before init
+// and the getters return; a `struct net_device` has room for what netdev_priv() returns.
 constexpr int kFreshDepth = 2;
 constexpr int kFreshObjects = 12;
+constexpr const char* kDevice = "siren_device_0";
+
+// What the harness knows of the driver's types (EntryFinder).
+struct DriverTypes {
+  std::set<const FieldDecl*> used;        // fields the driver's code names
+  std::map<const Decl*, QualType> void_as;  // `void *` parameters and fields -> the pointer type they are converted to
+  const clang::Type* device = nullptr;            // the driver data's struct type (null: none known)
+  const clang::Type* netdev_priv = nullptr;       // the struct netdev_priv() gives (null: none known)
+
+  QualType as_converted(const Decl* d, QualType t) const {
+    if (!t.getCanonicalType()->isVoidPointerType()) return t;
+    const auto it = void_as.find(d->getCanonicalDecl());
+    return it == void_as.end() ? t : it->second;
+  }
+};
 
 struct Fresh {
   ASTContext& ctx;
-  const std::set<const FieldDecl*>& used;
+  const DriverTypes& types;
   PrintingPolicy pp;
   std::string prefix;        // the names of this argument's objects: PREFIX_0, PREFIX_1, ...
+  bool device_itself;        // making kDevice (prefix siren_device)
   std::vector<std::string> decls;  // file-scope declarations of the objects' pointers
   std::vector<std::string> setup;  // C statements, in order (main runs them before init)
   int objects = 0;
 
-  Fresh(ASTContext& c, const std::set<const FieldDecl*>& u, std::string p)
-      : ctx(c), used(u), pp(c.getLangOpts()), prefix(std::move(p)) {
+  Fresh(ASTContext& c, const DriverTypes& t, std::string p, bool device = false)
+      : ctx(c), types(t), pp(c.getLangOpts()), prefix(std::move(p)), device_itself(device) {
     pp.SuppressTagKeyword = false;
   }
   std::string spell(QualType t) const { return t.getUnqualifiedType().getAsString(pp); }
@@ -179,13 +236,20 @@ struct Fresh {
   std::string object(QualType t, int depth) {
     const QualType pt = t->getPointeeType();
     const QualType pc = pt.getCanonicalType();
+    if (types.device && pc.getUnqualifiedType().getTypePtr() == types.device && !(device_itself && objects == 0))
+      return kDevice;
     if (pc->isFunctionType() || pc->isPointerType() || depth > kFreshDepth || objects >= kFreshObjects) return "0";
     if (depth > 1 && holds_union(pc)) return "0";  // an argument's own type is the driver's business
-    std::string alloc;
+    std::string alloc, priv;
+    const auto* rt = pc->getAs<RecordType>();
     if (pc->isVoidType()) {
       alloc = "__builtin_malloc(64)";
     } else if (pc->isIncompleteType()) {
       return "0";
+    } else if (rt && types.netdev_priv && rt->getDecl()->getName() == "net_device") {
+      // Whoop's netdev_priv(dev): (char *)dev + ALIGN(sizeof(struct net_device), NETDEV_ALIGN)
+      priv = spell(QualType(types.netdev_priv, 0));
+      alloc = fmt::format("({})__builtin_malloc(ALIGN(sizeof({}), NETDEV_ALIGN) + sizeof({}))", spell(t), spell(pt), priv);
     } else if (pc->isRecordType() || pc->isScalarType() || pc->isArrayType()) {
       const unsigned n = pc->isRecordType() || pc->isArrayType() ? 1 : (pc->isCharType() ? 64 : 16);
       alloc = fmt::format("({})__builtin_malloc({} * sizeof({}))", spell(t), n, spell(pt));
@@ -197,8 +261,11 @@ struct Fresh {
     const std::string own = spell(ctx.getPointerType(pt.getUnqualifiedType()));
     decls.push_back(fmt::format("static {} {};", own, name));
     setup.push_back(fmt::format("{} = ({}){};", name, own, alloc));
-    if (const auto* rt = pc->getAs<RecordType>(); rt && !rt->getDecl()->isUnion())
-      fields(rt->getDecl(), "(*" + name + ")", depth + 1);
+    if (rt && !rt->getDecl()->isUnion()) fields(rt->getDecl(), "(*" + name + ")", depth + 1);
+    if (!priv.empty())
+      if (const auto* prt = types.netdev_priv->getAs<RecordType>())
+        fields(prt->getDecl(), fmt::format("(*({} *)((char *){} + ALIGN(sizeof({}), NETDEV_ALIGN)))", priv, name, spell(pt)),
+               depth + 1);
     return name;
   }
 
@@ -208,14 +275,14 @@ struct Fresh {
     if (!def) return;
     for (const FieldDecl* f : def->fields()) {
       if (f->getName().empty() || f->isBitField()) continue;  // anonymous members: not named here
-      if (!used.count(f->getCanonicalDecl())) continue;
+      if (!types.used.count(f->getCanonicalDecl())) continue;
       const QualType ft = f->getType();
       const QualType fc = ft.getCanonicalType();
       if (ft.isConstQualified()) continue;
       const std::string at = lv + "." + f->getNameAsString();
       if (fc->isFunctionPointerType()) continue;  // an operation the kernel provides: not called on these
       if (fc->isPointerType()) {
-        setup.push_back(fmt::format("{} = {};", at, object(ft, depth)));
+        setup.push_back(fmt::format("{} = {};", at, object(types.as_converted(f, ft), depth)));
       } else if (const auto* rt = fc->getAs<RecordType>(); rt && !rt->getDecl()->isUnion() && depth <= kFreshDepth) {
         fields(rt->getDecl(), at, depth);
       }
@@ -223,15 +290,18 @@ struct Fresh {
   }
 };
 
-// A fresh value of parameter type `t` as a C expression (the objects it names declared in
-// e.decls and made by e.setup), or "" with `why` when the harness cannot make one.
-std::string fresh_value(ASTContext& ctx, const std::set<const FieldDecl*>& used, QualType t, const std::string& prefix,
-                        DriverEntry& e, std::string& why) {
-  Fresh f(ctx, used, prefix);
+// A fresh value of parameter `p` as a C expression (the objects it names declared in e.decls
+// and made by e.setup), or "" with `why` when the harness cannot make one. `share`: the
+// struct type of an object of the argument's own that another thread's argument may be.
+std::string fresh_value(ASTContext& ctx, const DriverTypes& types, const ParmVarDecl* p, const std::string& prefix,
+                        DriverEntry& e, std::string& share, std::string& why) {
+  Fresh f(ctx, types, prefix);
+  const QualType t = types.as_converted(p, p->getType());
   const QualType c = t.getCanonicalType();
   const std::string spelled = f.spell(t);
   if (c->isPointerType()) {
     const std::string v = f.object(t, 1);
+    if (v != "0" && v != kDevice && c->getPointeeType()->isRecordType()) share = f.spell(c->getPointeeType());
     e.decls.insert(e.decls.end(), f.decls.begin(), f.decls.end());
     e.setup.insert(e.setup.end(), f.setup.begin(), f.setup.end());
     return v;
@@ -240,6 +310,15 @@ std::string fresh_value(ASTContext& ctx, const std::set<const FieldDecl*>& used,
   if (c->isIntegralOrEnumerationType()) return "(" + spelled + ")__VERIFIER_nondet_long()";
   why = "parameter of type '" + spelled + "'";
   return "";
+}
+
+// The type with the most votes (null: none); a tie goes to the name first in order.
+const clang::Type* most_voted(const std::map<const clang::Type*, int>& votes) {
+  const clang::Type* best = nullptr;
+  int n = 0;
+  for (const auto& [t, k] : votes)
+    if (k > n || (k == n && QualType(t, 0).getAsString() < QualType(best, 0).getAsString())) best = t, n = k;
+  return best;
 }
 
 }  // namespace
@@ -254,6 +333,19 @@ DriverScan scan_driver(const std::string& path, const FrontendOptions& options) 
   f.TraverseDecl(ctx.getTranslationUnitDecl());
   s.init = f.init_var_fn;
   s.exit = f.exit_var_fn;
+  DriverTypes types;
+  types.used = f.used_fields;
+  for (const auto& [d, t] : f.void_as)
+    if (!f.void_ambiguous.count(d)) types.void_as.emplace(d, t);
+  types.device = most_voted(f.drvdata_votes);
+  types.netdev_priv = most_voted(f.netdev_priv_votes);
+  if (types.device) {
+    Fresh dev(ctx, types, "siren_device", true);
+    dev.object(ctx.getPointerType(QualType(types.device, 0)), 1);
+    s.device = dev.spell(QualType(types.device, 0));
+    s.device_decls = std::move(dev.decls);
+    s.device_setup = std::move(dev.setup);
+  }
   std::vector<std::pair<unsigned, DriverEntry>> found;
   for (const auto& [fd, where] : f.taken) {
     const FunctionDecl* def = fd->getDefinition();
@@ -264,10 +356,11 @@ DriverScan scan_driver(const std::string& path, const FrontendOptions& options) 
     e.where = where;
     if (const auto it = f.serial.find(fd); it != f.serial.end()) e.serial = it->second;
     for (const ParmVarDecl* p : def->parameters()) {
-      std::string why;
-      std::string v = fresh_value(ctx, f.used_fields, p->getType(), fmt::format("siren_t@_arg{}", e.args.size()), e, why);
+      std::string why, share;
+      std::string v = fresh_value(ctx, types, p, fmt::format("siren_t@_arg{}", e.args.size()), e, share, why);
       if (v.empty() && e.unsupported.empty()) e.unsupported = why;
       e.args.push_back(std::move(v));
+      e.shares.push_back(std::move(share));
     }
     if (def->isVariadic() && e.unsupported.empty()) e.unsupported = "variadic entry point";
     found.emplace_back(ctx.getSourceManager().getFileOffset(ctx.getSourceManager().getExpansionLoc(def->getLocation())),
@@ -312,9 +405,27 @@ std::string driver_harness(const std::string& driver_path, const DriverScan& s, 
     return fmt::format("{}static void *siren_thread_{}(void *unused) {{\n  (void)unused;\n  {};\n  return 0;\n}}\n\n",
                        decls, k, call);
   };
+  std::string device;
+  if (!s.device.empty()) {  // the one device's data (kernel/include/linux/device.h)
+    for (const std::string& d : s.device_decls) out += d + "\n";
+    for (const std::string& st : s.device_setup) device += "  " + st + "\n";
+    device += fmt::format("  __siren_drvdata = {};  /* the driver data of the one device ({}) */\n", kDevice, s.device);
+  }
   out += thread(ea, 1);
   out += thread(eb, 2);
-  out += "int main(void) {\n" + setup;
+  // An argument of thread 2 may be the object of thread 1's argument of the same struct type
+  // (the kernel may pass both entry points one file, one URB, one request), or its own.
+  for (std::size_t j = 0; j < eb.args.size(); ++j) {
+    if (j >= eb.shares.size() || eb.shares[j].empty()) continue;
+    for (std::size_t i = 0; i < ea.args.size(); ++i)
+      if (i < ea.shares.size() && ea.shares[i] == eb.shares[j]) {
+        const std::string mine = numbered(eb.args[j], 2);
+        setup += fmt::format("  {} = __VERIFIER_nondet_bool() ? {} : {};  /* one {} or two */\n", mine,
+                             numbered(ea.args[i], 1), mine, eb.shares[j]);
+        break;
+      }
+  }
+  out += "int main(void) {\n" + device + setup;
   if (!s.init.empty())
     out += s.init_returns_int ? fmt::format("  if ({}() != 0) return 0;  /* the module did not load */\n", s.init)
                               : fmt::format("  {}();\n", s.init);

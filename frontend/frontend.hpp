@@ -81,6 +81,9 @@ struct DriverEntry {
   std::vector<std::string> args;  // one C expression per parameter: a fresh value of its type
   std::vector<std::string> decls; // file-scope declarations of the fresh objects' pointers (siren_t@_...)
   std::vector<std::string> setup; // C statements that make them (main runs them before init)
+  /// Per parameter: the struct type of the argument's own object, which the other thread's
+  /// argument of that type may be too ("" for other arguments and the device's data).
+  std::vector<std::string> shares;
   std::string unsupported;        // non-empty: a parameter the harness cannot make (the entry is left out)
   std::string serial;             // non-empty: why the kernel never runs it beside itself (no self pair)
 };
@@ -90,6 +93,11 @@ struct DriverScan {
   std::string init, exit;          // module init / exit functions ("" when the driver has none)
   bool init_returns_int = false;   // a non-zero result means the module did not load
   std::vector<DriverEntry> entries;  // in source order of their definitions
+  /// The driver data's type of the one device (what the driver converts dev_get_drvdata() and
+  /// the like to; "" when none is known), and the declarations and statements that make its
+  /// object (siren_device_0) in main before init.
+  std::string device;
+  std::vector<std::string> device_decls, device_setup;
 };
 
 DriverScan scan_driver(const std::string& path, const FrontendOptions& options = {});

@@ -379,7 +379,26 @@ void RaceSession::run(const std::vector<RaceQuery>& qs,
   auto timeout_all = [&] {
     all(Verdict::Unknown, checked, other ? "timeout (also: " + *other + ")" : std::string("timeout"));
   };
-  auto complete_at = [&](unsigned k) { return solve(e.frames[k].any_can_move); };
+  // A solve for every open query (completeness, MemSafety/Limit errors): its time counts for
+  // each of them, and it stops when the one with the least time left has none. Unknown: the
+  // time ran out (the global limit, or an open query's own: the caller times them all out).
+  auto shared_solve = [&](Term a) {
+    if (opt_.query_timeout > 0) {
+      double left = opt_.query_timeout;
+      for (std::size_t i = 0; i < qs.size(); ++i)
+        if (open[i]) left = std::min(left, opt_.query_timeout - spent[i]);
+      if (left <= 0) return solvers::SolveResult::Unknown;
+      query_deadline = clock::now() + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(left));
+    }
+    const auto q0 = clock::now();
+    const auto r = solve(a);
+    const double took = std::chrono::duration<double>(clock::now() - q0).count();
+    for (std::size_t i = 0; i < qs.size(); ++i)
+      if (open[i]) spent[i] += took;
+    query_deadline.reset();
+    return r;
+  };
+  auto complete_at = [&](unsigned k) { return shared_solve(e.frames[k].any_can_move); };
   auto completeness_checkpoint = [](unsigned k) { return k <= 8 || k % (k <= 64 ? 4 : 8) == 0; };
   static const bool verbose = std::getenv("SIREN_BMC_VERBOSE") != nullptr;
 
@@ -495,15 +514,13 @@ void RaceSession::run(const std::vector<RaceQuery>& qs,
       if (k == K) {
         if (!ask(k, true)) return collect(), timeout_all();
         if (n_open == 0) return collect();
-        query_deadline.reset();
         const auto r = complete_at(k);
         if (r == solvers::SolveResult::Unknown) return collect(), timeout_all();
         return collect(), finish_all(r == solvers::SolveResult::Unsat ? Verdict::Safe : Verdict::SafeUpToBound, K);
       }
       // MemSafety / Limit errors of the next step: the answer can no longer be "no race".
       if (!other && f.bad_other != T.mk_false()) {
-        query_deadline.reset();
-        const auto r = solve(f.bad_other);
+        const auto r = shared_solve(f.bad_other);
         if (r == solvers::SolveResult::Unknown) return collect(), timeout_all();
         if (r == solvers::SolveResult::Sat) {
           for (const ErrorSite& s : f.errors)
@@ -522,7 +539,6 @@ void RaceSession::run(const std::vector<RaceQuery>& qs,
       if (n_open == 0) return collect();
       checked = k + 1;
       if (completeness_checkpoint(k)) {
-        query_deadline.reset();
         const auto c = complete_at(k);
         if (c == solvers::SolveResult::Unknown) return collect(), timeout_all();
         if (c == solvers::SolveResult::Unsat) return collect(), finish_all(Verdict::Safe, k);

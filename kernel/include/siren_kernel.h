@@ -37,6 +37,14 @@ extern void __VERIFIER_assume(int cond);
 extern void __VERIFIER_atomic_begin(void);
 extern void __VERIFIER_atomic_end(void);
 
+/* The driver data of the one device the harness models (docs/drivers.md "One device"): the
+ * harness sets it to the driver's data object before init; linux/device.h, linux/pci.h and
+ * linux/platform_device.h here read and write it, one atomic access each (GCC __atomic
+ * builtins, as asm/atomic.h: a __VERIFIER_atomic_begin() here would rule out atomic_t). */
+static void *__siren_drvdata;
+static inline void *__siren_get_drvdata(void) { return __atomic_load_n(&__siren_drvdata, __ATOMIC_SEQ_CST); }
+static inline void __siren_set_drvdata(void *d) { __atomic_store_n(&__siren_drvdata, d, __ATOMIC_SEQ_CST); }
+
 /* The kernel's printing macros (kernel.h / printk.h), which Whoop's model does not define:
  * they print with printk (kernel/readonly.txt). */
 #define pr_emerg(...) printk(__VA_ARGS__)

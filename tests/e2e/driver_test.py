@@ -15,6 +15,12 @@
 3. A Linux 4.0 driver of ../shared/benchmarks/linux-drivers (appledisplay): its init and exit,
    its probe and disconnect (a usb_driver), backlight ops and its work and URB callbacks.
 4. Bad input: a missing driver file (exit 6, one line), --driver with a warnings file (exit 1).
+5. One device (tests/drivers/toy_device/driver.c, docs/drivers.md): the entry points share the
+   driver data that init stores with dev_set_drvdata() (kzalloc'd, larger than Whoop's 8-byte
+   kmalloc): the harness makes the driver data's object, store|store and show|store race on
+   p->bytes, the count under p->lock is proven race-free. With a kernel
+   model whose dev_get_drvdata() returns a new object each call (a copy), the races are gone:
+   the test catches a model without one device's data.
 Usage: driver_test.py SIREN SHARED_DIR SOURCE_DIR
 """
 import json
@@ -131,6 +137,33 @@ with tempfile.TemporaryDirectory() as tmp:
     (tmp / "w.csv").write_text("a.c,1,1,a.c,2,1\n")
     p = subprocess.run([siren, "triage", str(tmp / "w.csv"), "--driver", str(toy)], capture_output=True, text=True)
     check(p.returncode == 1, f"--driver with a warnings file: usage error (exit {p.returncode})")
+
+    # 5. one device: entry points share the driver data
+    dev = source / "tests" / "drivers" / "toy_device" / "driver.c"
+    (tmp / "dev").mkdir()
+    p, lines, info = triage(dev, tmp / "dev")
+    check(p.returncode == 0, f"toy_device: exit {p.returncode}")
+    h = next((tmp / "dev" / "h").glob("pair_*_toy_store__toy_store.c"), None)
+    check(h is not None and "__siren_drvdata = siren_device_0;  /* the driver data of the one device (struct toy_priv)"
+          in h.read_text(), "toy_device: the harness makes the driver data's object (struct toy_priv)")
+    got = {(l["id"].split("/")[0], l["first"]["line"], l["second"]["line"]): l["verdict"] for l in lines
+           if l["id"].split("/")[1] != "program"}
+    check(got.get(("toy_store|toy_store", 40, 40)) == "RACE" and got.get(("toy_show|toy_store", 32, 40)) == "RACE",
+          f"toy_device: races on p->bytes (store|store, show|store): {got}")
+    check(got.get(("toy_store|toy_store", 38, 38)) == "NO_RACE", "toy_device: p->count under p->lock is NO_RACE")
+    for l in lines:
+        if l["verdict"] == "RACE":
+            native = (l.get("witness") or {}).get("native_confirmation")
+            check(native is None or native.get("confirmed"), f"{l['id']}: confirmed natively where needed")
+    broken = tmp / "broken-dev" / "include"
+    shutil.copytree(kernel, broken)
+    shutil.copy(source / "kernel" / "readonly.txt", broken.parent / "readonly.txt")
+    d = broken / "linux" / "device.h"
+    d.write_text(d.read_text().replace("  (void)dev;\n  return __siren_get_drvdata();", "  (void)dev;\n  return __builtin_malloc(64);"))
+    check("return __builtin_malloc(64);" in d.read_text(), "the broken copy's dev_get_drvdata makes a new object")
+    (tmp / "dev-broken").mkdir()
+    p, lines, info = triage(dev, tmp / "dev-broken", env=dict(os.environ, SIREN_KERNEL_MODEL=str(broken)))
+    check("toy_store|toy_store" not in races(lines), f"a model without one device's data is caught: races {sorted(races(lines))}")
 
 if failures:
     print(f"FAILED: {len(failures)}")
