@@ -199,6 +199,7 @@ class EntryFinder : public RecursiveASTVisitor<EntryFinder> {
 constexpr int kFreshDepth = 2;
 constexpr int kFreshObjects = 12;
 constexpr const char* kDevice = "siren_device_0";
+constexpr const char* kNetdev = "siren_netdev_with_priv";  // a struct net_device and what netdev_priv() gives
 
 // What the harness knows of the driver's types (EntryFinder).
 struct DriverTypes {
@@ -240,16 +241,17 @@ struct Fresh {
       return kDevice;
     if (pc->isFunctionType() || pc->isPointerType() || depth > kFreshDepth || objects >= kFreshObjects) return "0";
     if (depth > 1 && holds_union(pc)) return "0";  // an argument's own type is the driver's business
-    std::string alloc, priv;
+    std::string alloc;
+    bool with_priv = false;
     const auto* rt = pc->getAs<RecordType>();
     if (pc->isVoidType()) {
       alloc = "__builtin_malloc(64)";
     } else if (pc->isIncompleteType()) {
       return "0";
     } else if (rt && types.netdev_priv && rt->getDecl()->getName() == "net_device") {
-      // Whoop's netdev_priv(dev): (char *)dev + ALIGN(sizeof(struct net_device), NETDEV_ALIGN)
-      priv = spell(QualType(types.netdev_priv, 0));
-      alloc = fmt::format("({})__builtin_malloc(ALIGN(sizeof({}), NETDEV_ALIGN) + sizeof({}))", spell(t), spell(pt), priv);
+      // Whoop's netdev_priv(dev) is (char *)dev + ALIGN(sizeof(struct net_device), NETDEV_ALIGN):
+      // the object is a kNetdev, whose member `priv` is there (driver_harness declares it).
+      with_priv = true;
     } else if (pc->isRecordType() || pc->isScalarType() || pc->isArrayType()) {
       const unsigned n = pc->isRecordType() || pc->isArrayType() ? 1 : (pc->isCharType() ? 64 : 16);
       alloc = fmt::format("({})__builtin_malloc({} * sizeof({}))", spell(t), n, spell(pt));
@@ -260,12 +262,17 @@ struct Fresh {
     // The object itself is written here (its fields set), even where `t` points to const.
     const std::string own = spell(ctx.getPointerType(pt.getUnqualifiedType()));
     decls.push_back(fmt::format("static {} {};", own, name));
-    setup.push_back(fmt::format("{} = ({}){};", name, own, alloc));
+    if (with_priv) {
+      decls.push_back(fmt::format("static struct {} *{}_with_priv;", kNetdev, name));
+      setup.push_back(fmt::format("{0}_with_priv = (struct {1} *)__builtin_malloc(sizeof(struct {1}));", name, kNetdev));
+      setup.push_back(fmt::format("{0} = &{0}_with_priv->dev;", name));
+    } else {
+      setup.push_back(fmt::format("{} = ({}){};", name, own, alloc));
+    }
     if (rt && !rt->getDecl()->isUnion()) fields(rt->getDecl(), "(*" + name + ")", depth + 1);
-    if (!priv.empty())
+    if (with_priv)
       if (const auto* prt = types.netdev_priv->getAs<RecordType>())
-        fields(prt->getDecl(), fmt::format("(*({} *)((char *){} + ALIGN(sizeof({}), NETDEV_ALIGN)))", priv, name, spell(pt)),
-               depth + 1);
+        fields(prt->getDecl(), name + "_with_priv->priv", depth + 1);
     return name;
   }
 
@@ -346,6 +353,11 @@ DriverScan scan_driver(const std::string& path, const FrontendOptions& options) 
     s.device_decls = std::move(dev.decls);
     s.device_setup = std::move(dev.setup);
   }
+  if (types.netdev_priv) {  // the object a fresh `struct net_device *` points to (Fresh::object)
+    const Fresh spelling(ctx, types, "");
+    s.netdev_decl = fmt::format("struct {} {{\n  struct net_device dev;\n  {} priv __attribute__((aligned(NETDEV_ALIGN)));\n}};",
+                                kNetdev, spelling.spell(QualType(types.netdev_priv, 0)));
+  }
   std::vector<std::pair<unsigned, DriverEntry>> found;
   for (const auto& [fd, where] : f.taken) {
     const FunctionDecl* def = fd->getDefinition();
@@ -405,6 +417,7 @@ std::string driver_harness(const std::string& driver_path, const DriverScan& s, 
     return fmt::format("{}static void *siren_thread_{}(void *unused) {{\n  (void)unused;\n  {};\n  return 0;\n}}\n\n",
                        decls, k, call);
   };
+  if (!s.netdev_decl.empty()) out += s.netdev_decl + "\n";
   std::string device;
   if (!s.device.empty()) {  // the one device's data (kernel/include/linux/device.h)
     for (const std::string& d : s.device_decls) out += d + "\n";

@@ -98,6 +98,9 @@ struct DriverScan {
   /// object (siren_device_0) in main before init.
   std::string device;
   std::vector<std::string> device_decls, device_setup;
+  /// The struct of a fresh `struct net_device` and the room behind it that netdev_priv()
+  /// gives ("" when the driver calls no netdev_priv).
+  std::string netdev_decl;
 };
 
 DriverScan scan_driver(const std::string& path, const FrontendOptions& options = {});
