@@ -26,9 +26,14 @@
 #include "apps/siren/triage_driver.hpp"
 
 #include <fmt/format.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cmath>
 #include <cstdio>
 #include <cctype>
@@ -228,6 +233,26 @@ int run_triage(const TriageArgs& a) {
   if (a.executor == "slurm" && n_todo > 0) {
     if (const int rc = triage_on_slurm(a, items, todo, fd, answered, progress)) return rc;
   }
+  // --jobs over programs: with several programs to answer (a manifest, a driver's pairs), each
+  // runs in a child process of its own, at most --jobs at once, and solves its warnings
+  // together (race/race.hpp); splitting one program's warnings over processes would make each
+  // of them build the same frames. One program splits its warnings over the jobs instead.
+  const std::size_t n_programs =
+      static_cast<std::size_t>(std::count_if(todo.begin(), todo.end(), [](const auto& t) { return !t.empty(); }));
+  const bool per_program = a.executor == "local" && a.jobs > 1 && n_programs > 1;
+  std::vector<pid_t> running;
+  auto reap_one = [&] {
+    int status = 0;
+    pid_t pid;
+    while ((pid = ::waitpid(-1, &status, 0)) < 0 && errno == EINTR) {
+    }
+    if (pid < 0) {
+      running.clear();
+      return;
+    }
+    std::erase(running, pid);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) workers_ok = false;
+  };
   for (std::size_t i = 0; i < items.size() && a.executor == "local"; ++i) {
     if (items[i].released && !todo[i].empty()) {  // translated again for its turn (load_items)
       items[i].lm = load_model(items[i].program, items[i].front);
@@ -294,9 +319,32 @@ int run_triage(const TriageArgs& a) {
                                           std::chrono::duration<double>(a.total_timeout));
     lo.progress = [&](std::size_t, const std::string& verdict) { progress.answered(verdict); };
     progress.draw();
+    if (per_program) {
+      while (running.size() >= a.jobs) reap_one();
+      std::fflush(stdout);
+      std::fflush(stderr);
+      const pid_t parent = ::getpid();
+      const pid_t pid = ::fork();
+      if (pid == 0) {  // the program's own process: one worker, no progress bar of its own
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != parent) std::_Exit(1);
+        lo.jobs = 1;
+        lo.progress = nullptr;
+        const bool ok = race::triage_locally(*item.lm.tm, todo[i], lo, fd, format_line);
+        std::fflush(stdout);
+        std::_Exit(ok ? 0 : 1);
+      }
+      if (pid > 0) {
+        running.push_back(pid);
+        if (items[i].named) items[i].lm.tm.reset();  // the child has its copy
+        continue;
+      }
+      std::fprintf(stderr, "siren: fork failed: %s; answering %s here\n", std::strerror(errno), item.program.c_str());
+    }
     workers_ok = race::triage_locally(*item.lm.tm, todo[i], lo, fd, format_line) && workers_ok;
     if (items[i].named) items[i].lm.tm.reset();  // done with it
   }
+  while (!running.empty()) reap_one();
   progress.finish();
   if (!workers_ok) std::fprintf(stderr, "siren: a triage worker failed; re-run with the same --out to finish\n");
   results.reset();
