@@ -14,6 +14,7 @@ import argparse
 import collections
 import json
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -39,6 +40,7 @@ def main():
     ap.add_argument("--total-timeout", type=float, default=120)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--only", default="")
+    ap.add_argument("--keep", default="", help="keep each driver's harnesses, results and --report pages in KEEP/NAME")
     a = ap.parse_args()
     suite = Path(a.shared) / "benchmarks" / "linux-drivers"
     drivers = sorted(suite.glob("driversuite/*/**/driver.c"))
@@ -48,13 +50,15 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for d in drivers:
             name = f"{d.parent.parent.name}/{d.parent.name}"
-            work = Path(tmp) / d.parent.name
+            work = (Path(a.keep) if a.keep else Path(tmp)) / d.parent.name
+            if work.exists():
+                shutil.rmtree(work)
             out = work / "results.jsonl"
-            work.mkdir()
+            work.mkdir(parents=True)
             # /usr/bin/time -f %M: this driver's peak resident set (KiB), on the last stderr line
             cmd = ["/usr/bin/time", "-f", "%M", a.siren, "triage", "--driver", str(d), "-I", str(suite / "Model"), "--emit-harness",
                    str(work / "h"), "--out", str(out), "--timeout", str(a.timeout), "--total-timeout",
-                   str(a.total_timeout), "--jobs", str(a.jobs), "-q"]
+                   str(a.total_timeout), "--jobs", str(a.jobs), "--report", str(work / "report"), "-q"]
             t0 = time.monotonic()
             p = subprocess.run(cmd, capture_output=True, text=True)
             wall = time.monotonic() - t0
@@ -63,10 +67,14 @@ def main():
             info = json.loads((work / "h" / "driver.json").read_text()) if (work / "h" / "driver.json").exists() else {}
             lines = [json.loads(l) for l in out.read_text().splitlines()] if out.exists() else []
             verdicts = collections.Counter(l["verdict"] for l in lines)
+            # UNKNOWN without an attempt: the driver's time limit ran out before the warning's turn
+            not_reached = sum(1 for l in lines if l["verdict"] == "UNKNOWN" and l["bound"] == 0 and
+                              (l.get("reason") == "timeout" or l.get("reason", "").startswith("not translated")))
             program_unknown = sum(1 for l in lines if l["id"].endswith("/program") and l["verdict"] == "UNKNOWN")
             no_candidate = sum(1 for l in lines if l["id"].endswith("/program") and l["verdict"] == "NO_RACE")
             bounds = sorted(l["bound"] for l in lines if l["verdict"] == "NO_RACE_UP_TO_BOUND")
-            reasons = collections.Counter(short(l.get("reason", "")) for l in lines if l["verdict"] == "UNKNOWN")
+            reasons = collections.Counter(short(l.get("reason", "")) for l in lines if l["verdict"] == "UNKNOWN" and not (
+                l["bound"] == 0 and (l.get("reason") == "timeout" or l.get("reason", "").startswith("not translated"))))
             entries = info.get("entry_points", [])
             rows.append({
                 "driver": name,
@@ -80,6 +88,7 @@ def main():
                 "bounded": verdicts["NO_RACE_UP_TO_BOUND"],
                 "unknown": verdicts["UNKNOWN"],
                 "program_unknown": program_unknown,
+                "not_reached": not_reached,
                 "no_candidate": no_candidate,
                 "warnings": len(lines) - no_candidate - program_unknown,
                 "median_bound": bounds[len(bounds) // 2] if bounds else 0,
@@ -98,24 +107,25 @@ def main():
              "line by the driver's time limit; *no candidate*: pairs the lockset analysis answers NO_RACE "
              "(one `A|B/program` line each); *warnings*: the candidate warnings of the other pairs, answered "
              "RACE / NO_RACE / NO_RACE up to bound (median bound) / UNKNOWN; *whole-pair UNKNOWN*: pairs whose "
-             "harness siren cannot model; *reason*: the most common reason of the UNKNOWN lines (`timeout` "
-             "includes warnings not reached by the driver's time limit). Wall time is the whole command "
+             "harness siren cannot model; *not reached*: UNKNOWN lines "
+             "of warnings whose turn did not come before the driver's time limit (reason `timeout` at bound 0, "
+             "or not translated); *reason*: the most common reason of the other UNKNOWN lines. Wall time is the whole command "
              "(scan, harnesses, translation, candidates, solving); peak memory is its largest resident set.",
              "",
              "| driver | lines | entry points (left out) | pairs | pairs answered | no candidate | warnings | RACE "
-             "| NO_RACE | NO_RACE up to bound (median) | UNKNOWN (whole-pair) | wall s | peak MB | most common UNKNOWN reason |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+             "| NO_RACE | NO_RACE up to bound (median) | UNKNOWN (whole-pair) | not reached | wall s | peak MB | most common UNKNOWN reason |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
     for r in rows:
         reason = r["reason"] or r["error"]
         table.append(f"| {r['driver']} | {r['lines']} | {r['entries']} ({r['left_out']}) | {r['pairs']} | "
                      f"{r['answered_pairs']} | {r['no_candidate']} | {r['warnings']} | {r['race']} | "
                      f"{r['no_race'] - r['no_candidate']} | {r['bounded']} ({r['median_bound']}) | "
-                     f"{r['unknown']} ({r['program_unknown']}) | {r['wall']:.0f} | {r['peak_mb']:.0f} | {reason} |")
+                     f"{r['unknown']} ({r['program_unknown']}) | {r['not_reached']} | {r['wall']:.0f} | {r['peak_mb']:.0f} | {reason} |")
     tot = lambda k: sum(r[k] for r in rows)
     table.append(f"| **total** | {tot('lines')} | {tot('entries')} ({tot('left_out')}) | {tot('pairs')} | "
                  f"{tot('answered_pairs')} | {tot('no_candidate')} | {tot('warnings')} | {tot('race')} | "
                  f"{tot('no_race') - tot('no_candidate')} | {tot('bounded')} | "
-                 f"{tot('unknown')} ({tot('program_unknown')}) | {sum(r['wall'] for r in rows):.0f} | | |")
+                 f"{tot('unknown')} ({tot('program_unknown')}) | {tot('not_reached')} | {sum(r['wall'] for r in rows):.0f} | | |")
     decided = tot('race') + tot('no_race') - tot('no_candidate') + tot('bounded')
     table.append("")
     table.append(f"Warnings decided (RACE, NO_RACE, NO_RACE up to bound): {decided} of {tot('warnings')}"
