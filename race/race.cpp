@@ -379,24 +379,29 @@ void RaceSession::run(const std::vector<RaceQuery>& qs,
   auto timeout_all = [&] {
     all(Verdict::Unknown, checked, other ? "timeout (also: " + *other + ")" : std::string("timeout"));
   };
-  // A solve for every open query (completeness, MemSafety/Limit errors): its time counts for
-  // each of them, and it stops when the one with the least time left has none. Unknown: the
-  // time ran out (the global limit, or an open query's own: the caller times them all out).
-  auto shared_solve = [&](Term a) {
+  // A solve on behalf of the queries `who`: its time counts for each of them, and it stops when
+  // the one with the least time left has none (Unknown without solving when one has none left).
+  auto solve_for = [&](Term a, const std::vector<std::size_t>& who) {
     if (opt_.query_timeout > 0) {
       double left = opt_.query_timeout;
-      for (std::size_t i = 0; i < qs.size(); ++i)
-        if (open[i]) left = std::min(left, opt_.query_timeout - spent[i]);
+      for (std::size_t i : who) left = std::min(left, opt_.query_timeout - spent[i]);
       if (left <= 0) return solvers::SolveResult::Unknown;
       query_deadline = clock::now() + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(left));
     }
     const auto q0 = clock::now();
     const auto r = solve(a);
     const double took = std::chrono::duration<double>(clock::now() - q0).count();
-    for (std::size_t i = 0; i < qs.size(); ++i)
-      if (open[i]) spent[i] += took;
+    for (std::size_t i : who) spent[i] += took;
     query_deadline.reset();
     return r;
+  };
+  // A solve for every open query (completeness, MemSafety/Limit errors). Unknown: the time ran
+  // out (the global limit, or an open query's own: the caller times them all out).
+  auto shared_solve = [&](Term a) {
+    std::vector<std::size_t> who;
+    for (std::size_t i = 0; i < qs.size(); ++i)
+      if (open[i]) who.push_back(i);
+    return solve_for(a, who);
   };
   auto complete_at = [&](unsigned k) { return shared_solve(e.frames[k].any_can_move); };
   auto completeness_checkpoint = [](unsigned k) { return k <= 8 || k % (k <= 64 ? 4 : 8) == 0; };
@@ -458,31 +463,17 @@ void RaceSession::run(const std::vector<RaceQuery>& qs,
     for (std::size_t i : group) term[i] = query_term(qs[i], k);
     while (!group.empty()) {
       if (global_timed_out()) return false;
-      if (opt_.query_timeout > 0) {
-        double left = opt_.query_timeout;
-        for (std::size_t i : group) left = std::min(left, opt_.query_timeout - spent[i]);
-        if (left <= 0) {
-          for (std::size_t i : group)
-            if (opt_.query_timeout - spent[i] <= 0) query_timed_out(i);
-          std::erase_if(group, [&](std::size_t i) { return !open[i]; });
-          continue;
-        }
-        query_deadline = clock::now() + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(left));
-      }
       std::vector<Term> any;
       for (std::size_t i : group) any.push_back(term[i]);
-      const auto q0 = clock::now();
-      const auto r = solve(T.mk_or(any));
-      const double took = std::chrono::duration<double>(clock::now() - q0).count();
-      for (std::size_t i : group) spent[i] += took;
-      query_deadline.reset();
+      const auto r = solve_for(T.mk_or(any), group);
       if (verbose)
         std::fprintf(stderr, "[race] depth %u: %zu queries together: %s\n", k, group.size(),
                      r == solvers::SolveResult::Sat ? "sat" : r == solvers::SolveResult::Unsat ? "unsat" : "unknown");
       if (r == solvers::SolveResult::Unsat) return true;
       if (r == solvers::SolveResult::Unknown) {
         if (global_timed_out()) return false;
-        // The query with the least time left ran out; the others of the group had as much.
+        // The query with the least time left ran out (or had none left, and nothing was
+        // solved); the others of the group had as much.
         const double slack = 0.05;
         bool any_out = false;
         for (std::size_t i : group)
