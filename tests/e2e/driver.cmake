@@ -4,4 +4,4 @@
 add_test(NAME "triage: --driver on a toy driver and a Linux driver"
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/e2e/driver_test.py ${SIREN_BIN} ${SHARED_DIR}
                  ${PROJECT_SOURCE_DIR})
-set_tests_properties("triage: --driver on a toy driver and a Linux driver" PROPERTIES TIMEOUT 400)
+set_tests_properties("triage: --driver on a toy driver and a Linux driver" PROPERTIES TIMEOUT 900)

@@ -44,11 +44,11 @@ def check(cond, what):
         failures.append(what)
 
 
-def triage(driver, work, env=None, extra=()):
+def triage(driver, work, env=None, extra=(), timeout=30):
     out = work / "results.jsonl"
     p = subprocess.run([siren, "triage", "--driver", str(driver), "-I", str(model), "--emit-harness", str(work / "h"),
-                        "--out", str(out), "--timeout", "30", "-q", *extra],
-                       capture_output=True, text=True, timeout=300, env=env)
+                        "--out", str(out), "--timeout", str(timeout), "-q", *extra],
+                       capture_output=True, text=True, timeout=600, env=env)
     lines = [json.loads(l) for l in out.read_text().splitlines()] if out.exists() else []
     info = json.loads((work / "h" / "driver.json").read_text()) if (work / "h" / "driver.json").exists() else {}
     return p, lines, info
@@ -141,7 +141,9 @@ with tempfile.TemporaryDirectory() as tmp:
     # 5. one device: entry points share the driver data
     dev = source / "tests" / "drivers" / "toy_device" / "driver.c"
     (tmp / "dev").mkdir()
-    p, lines, info = triage(dev, tmp / "dev")
+    # The proof for p->count takes about 25 s of solving alone; 120 s leaves room for a loaded
+    # machine (ctest -j2), where it ran out of 30 s.
+    p, lines, info = triage(dev, tmp / "dev", timeout=120)
     check(p.returncode == 0, f"toy_device: exit {p.returncode}")
     h = next((tmp / "dev" / "h").glob("pair_*_toy_store__toy_store.c"), None)
     check(h is not None and "__siren_drvdata = siren_device_0;  /* the driver data of the one device (struct toy_priv)"
@@ -162,7 +164,7 @@ with tempfile.TemporaryDirectory() as tmp:
     d.write_text(d.read_text().replace("  (void)dev;\n  return __siren_get_drvdata();", "  (void)dev;\n  return __builtin_malloc(64);"))
     check("return __builtin_malloc(64);" in d.read_text(), "the broken copy's dev_get_drvdata makes a new object")
     (tmp / "dev-broken").mkdir()
-    p, lines, info = triage(dev, tmp / "dev-broken", env=dict(os.environ, SIREN_KERNEL_MODEL=str(broken)))
+    p, lines, info = triage(dev, tmp / "dev-broken", env=dict(os.environ, SIREN_KERNEL_MODEL=str(broken)), timeout=120)
     check("toy_store|toy_store" not in races(lines), f"a model without one device's data is caught: races {sorted(races(lines))}")
 
 if failures:
