@@ -293,13 +293,16 @@ void RaceSession::run(const std::vector<RaceQuery>& qs,
     a.seconds = elapsed();
     on_answer(i, a);
   };
-  auto all = [&](Verdict v, unsigned bound, const std::string& reason) {
+  auto all = [&](Verdict v, unsigned bound, const std::string& reason, unsigned clean_bound = 0,
+                 bool time_limit = false) {
     for (std::size_t i = 0; i < qs.size(); ++i) {
       if (!open[i]) continue;
       RaceAnswer a;
       a.verdict = v;
       a.bound = bound;
       a.reason = reason;
+      a.clean_bound = clean_bound;
+      a.time_limit = time_limit;
       answer(i, a);
     }
   };
@@ -363,8 +366,11 @@ void RaceSession::run(const std::vector<RaceQuery>& qs,
   }
   e.make_initial_state();
 
-  std::optional<std::string> other;
+  std::optional<std::string> other;  // a memory-safety or limit error that may be reached
+  unsigned other_at = 0;              // ... by a step after this many error-free steps
   unsigned checked = 0;
+  // No race and no error in the executions of at most `b` steps searched (RaceAnswer::clean_bound).
+  auto clean = [&](unsigned b) { return other ? std::min(b, other_at) : b; };
   const unsigned K = co.bound;
   auto solve = [&](Term a) {
     if (a == T.mk_false()) return solvers::SolveResult::Unsat;
@@ -373,11 +379,12 @@ void RaceSession::run(const std::vector<RaceQuery>& qs,
     return dp_->solve(as);
   };
   auto finish_all = [&](Verdict v, unsigned bound) {
-    if (other) all(Verdict::Unknown, bound, *other);
+    if (other) all(Verdict::Unknown, bound, *other, clean(bound));
     else all(v, bound, "");
   };
   auto timeout_all = [&] {
-    all(Verdict::Unknown, checked, other ? "timeout (also: " + *other + ")" : std::string("timeout"));
+    all(Verdict::Unknown, checked, other ? "timeout (also: " + *other + ")" : std::string("timeout"), clean(checked),
+        true);
   };
   // A solve on behalf of the queries `who`: its time counts for each of them, and it stops when
   // the one with the least time left has none (Unknown without solving when one has none left).
@@ -412,6 +419,8 @@ void RaceSession::run(const std::vector<RaceQuery>& qs,
     a.verdict = Verdict::Unknown;
     a.bound = checked;
     a.reason = other ? "timeout (also: " + *other + ")" : std::string("timeout");
+    a.clean_bound = clean(checked);
+    a.time_limit = true;
     answer(i, a);
   };
   // The queries at depth k (states after k steps); only control-state queries when
@@ -524,6 +533,7 @@ void RaceSession::run(const std::vector<RaceQuery>& qs,
               break;
             }
           if (!other) other = "an error of an unknown kind is reachable";
+          other_at = opt_.test_clean_past_errors ? K : k;
         }
       }
       if (!ask(k, false)) return collect(), timeout_all();

@@ -120,6 +120,12 @@ struct RaceAnswer {
   Verdict verdict = Verdict::Unknown;
   unsigned bound = 0;  // as CheckResult::bound (RACE: the number of steps before the race)
   std::string reason;
+  /// Unknown only: the executions of at most `clean_bound` steps were all searched, and none
+  /// has a race or a memory-safety or modelling-limit error (`bound` when no such error is
+  /// reachable; else at most the steps before the first). Triage answers such a warning as a
+  /// bounded checker does (NO_RACE_UP_TO_BOUND clean_bound); 0: nothing to say.
+  unsigned clean_bound = 0;
+  bool time_limit = false;  // Unknown because a time limit ran out (the global or the query's)
   bool internal_error = false;
   std::vector<TraceRow> trace;   // the schedule leading to the racy state
   std::vector<ir::ThreadId> schedule;
@@ -135,6 +141,10 @@ struct RaceRunOptions {
   /// depth with it (each is then replayed against its own accesses, so a query it does not
   /// satisfy gets an internal error instead of its verdict). tests/e2e/triage.cmake catches it.
   bool test_blame_all_of_group = false;
+  /// TEST ONLY (`siren triage --test-race-clean-past-errors`, hidden): a reachable memory-safety
+  /// or limit error does not end RaceAnswer::clean_bound, so triage claims no race in executions
+  /// that may have gone through it. tests/e2e/triage.cmake catches it.
+  bool test_clean_past_errors = false;
 };
 
 /// Answers the queries over one encoding; `on_answer(i, answer)` is called as soon as query i

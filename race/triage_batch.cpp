@@ -166,13 +166,20 @@ void work(const ir::ThreadModel& tm, const std::vector<Warning>& ws, const Local
     a.verdict = ans.internal_error ? "UNKNOWN" : triage_verdict_name(ans.verdict);
     a.race = &ans;
     a.reason = ans.reason;
-    // A warning whose time ran out after depths 0..bound-1 were searched without a race (and
-    // without a memory-safety or limit error: the reason would say "also") is answered as far
-    // as it got, as a bounded checker does: no race in executions of at most `bound` steps.
-    if (!ans.internal_error && ans.verdict == check::Verdict::Unknown && ans.reason == "timeout" && ans.bound > 0) {
+    // A warning whose search ended (the time ran out, or a memory-safety or modelling-limit
+    // error may be reached) after the executions of at most clean_bound steps were searched
+    // without a race and without such an error is answered as far as it got, as a bounded
+    // checker does: no race in the executions up to that bound, and the reason says what ended it.
+    RaceAnswer bounded;
+    if (!ans.internal_error && ans.verdict == check::Verdict::Unknown && ans.clean_bound > 0) {
+      bounded = ans;
+      bounded.bound = ans.clean_bound;
+      a.race = &bounded;
       a.verdict = "NO_RACE_UP_TO_BOUND";
-      a.reason = "the time limit ran out at bound " + std::to_string(ans.bound) +
-                 ": no data race in the executions up to that bound";
+      a.reason = (ans.time_limit ? "the time limit ran out at bound " + std::to_string(ans.bound)
+                                 : "the search ended at bound " + std::to_string(ans.bound)) +
+                 (ans.clean_bound < ans.bound || ans.reason != "timeout" ? " (" + ans.reason + ")" : std::string()) +
+                 ": no data race in the executions of at most " + std::to_string(ans.clean_bound) + " frames";
     }
     emit(a);
   });

@@ -25,6 +25,7 @@
 #include "apps/siren/triage_slurm.hpp"
 #include "apps/siren/triage_driver.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -202,20 +203,54 @@ int run_triage(const TriageArgs& a) {
   if (a.manifest.empty() && input_error) return kExitInputError;
   assign_work(a, items, shard);
 
-  // Output: resume from the existing results file.
+  // Output: resume from the existing results file. Without --out the answers go to a
+  // temporary results file that is echoed to stdout as it grows (the summary, the SARIF log
+  // and the exit status are made from it, as from --out).
   std::optional<race::ResultsFile> results;
-  int fd = STDOUT_FILENO;
   std::set<std::string> answered;
-  if (!a.out.empty()) {
-    try {
-      results.emplace(a.out);
-    } catch (const race::ResultsFileError& e) {
-      std::fprintf(stderr, "siren: %s\n", e.what());
+  std::string out_path = a.out;
+  struct TempResults {
+    std::string path;
+    ~TempResults() {
+      if (path.empty()) return;
+      ::unlink(path.c_str());
+      ::unlink((path + ".lock").c_str());
+    }
+  } temp;
+  if (out_path.empty()) {
+    char name[] = "/tmp/siren-triage-XXXXXX";
+    const int tfd = ::mkstemp(name);
+    if (tfd < 0) {
+      std::fprintf(stderr, "siren: cannot make a temporary results file: %s\n", std::strerror(errno));
       return kExitInputError;
     }
-    fd = results->fd();
-    answered = results->answered();
+    ::close(tfd);
+    out_path = temp.path = name;
   }
+  try {
+    results.emplace(out_path);
+  } catch (const race::ResultsFileError& e) {
+    std::fprintf(stderr, "siren: %s\n", e.what());
+    return kExitInputError;
+  }
+  const int fd = results->fd();
+  answered = results->answered();
+  off_t echoed = 0;  // without --out: the bytes of the temporary file already on stdout
+  auto echo_new = [&] {
+    if (temp.path.empty()) return;
+    const int rfd = ::open(temp.path.c_str(), O_RDONLY);
+    if (rfd < 0) return;
+    std::string buf;
+    char chunk[65536];
+    ssize_t n;
+    while ((n = ::pread(rfd, chunk, sizeof chunk, echoed + static_cast<off_t>(buf.size()))) > 0) buf.append(chunk, n);
+    ::close(rfd);
+    const auto end = buf.rfind('\n');
+    if (end == std::string::npos) return;
+    std::fwrite(buf.data(), 1, end + 1, stdout);
+    std::fflush(stdout);
+    echoed += static_cast<off_t>(end + 1);
+  };
   std::vector<std::vector<race::Warning>> todo(items.size());
   std::size_t n_mine = 0, n_todo = 0;
   for (std::size_t i = 0; i < items.size(); ++i) {
@@ -252,6 +287,7 @@ int run_triage(const TriageArgs& a) {
     }
     std::erase(running, pid);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) workers_ok = false;
+    echo_new();
   };
   for (std::size_t i = 0; i < items.size() && a.executor == "local"; ++i) {
     if (items[i].released && !todo[i].empty()) {  // translated again for its turn (load_items)
@@ -314,10 +350,14 @@ int run_triage(const TriageArgs& a) {
     lo.run.check.granularity = a.granularity;
     lo.run.query_timeout = a.timeout;
     lo.run.test_blame_all_of_group = a.test_blame_all_of_group;
+    lo.run.test_clean_past_errors = a.test_clean_past_errors;
     if (a.total_timeout > 0)
       lo.run.check.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                           std::chrono::duration<double>(a.total_timeout));
-    lo.progress = [&](std::size_t, const std::string& verdict) { progress.answered(verdict); };
+    lo.progress = [&](std::size_t, const std::string& verdict) {
+      progress.answered(verdict);
+      echo_new();
+    };
     progress.draw();
     if (per_program) {
       while (running.size() >= a.jobs) reap_one();
@@ -345,14 +385,15 @@ int run_triage(const TriageArgs& a) {
     if (items[i].named) items[i].lm.tm.reset();  // done with it
   }
   while (!running.empty()) reap_one();
+  echo_new();
   progress.finish();
   if (!workers_ok) std::fprintf(stderr, "siren: a triage worker failed; re-run with the same --out to finish\n");
   results.reset();
 
   // Summary (and SARIF) over every warning this run is responsible for.
   std::map<std::string, std::string> line_of;
-  if (!a.out.empty()) {
-    for (const auto& l : race::ResultsFile::read_lines(a.out)) {
+  {
+    for (const auto& l : race::ResultsFile::read_lines(out_path)) {
       auto j = nlohmann::json::parse(l);
       line_of[j["id"].get<std::string>()] = l;
     }
@@ -390,8 +431,10 @@ int run_triage(const TriageArgs& a) {
         std::string text = v == "RACE" ? "Data race confirmed by a replayed schedule"
                            : v == "NO_RACE" ? "No data race: proven (every execution explored)"
                            : v == "NO_RACE_UP_TO_BOUND"
-                               ? fmt::format("No data race in executions of at most {} frames (--bound; not a proof)",
-                                             j["bound"].get<unsigned>())
+                               ? fmt::format("No data race in executions of at most {} frames (not a proof; {})",
+                                             j["bound"].get<unsigned>(), j.value("reason", std::string()).empty()
+                                                                             ? std::string("--bound")
+                                                                             : j.value("reason", std::string()))
                            : v == "NO_ACCESS" ? "No memory access of the program at a location of this warning"
                                               : "Unknown: " + j.value("reason", std::string());
         nlohmann::ordered_json props = {{"id", w.id}, {"verdict", v}, {"bound", j["bound"]}};
@@ -526,6 +569,9 @@ void add_triage_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--quiet,-q", args->quiet, "No progress bar and no summary");
   cmd->add_flag("--test-race-blame-all-of-group", args->test_blame_all_of_group,
                 "TEST ONLY: deliberately broken joint solving of a program's warnings")
+      ->group("");
+  cmd->add_flag("--test-race-clean-past-errors", args->test_clean_past_errors,
+                "TEST ONLY: deliberately broken bounded answers past a reachable memory-safety error")
       ->group("");
   add_front_options(cmd, args->front);
   cmd->callback([args, &exit_code] {

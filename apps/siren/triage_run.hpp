@@ -32,6 +32,7 @@ struct TriageArgs {
   double timeout = 0;        // per warning (solving time)
   double total_timeout = 0;  // whole run
   bool test_blame_all_of_group = false;  // TEST ONLY: race::RaceRunOptions::test_blame_all_of_group
+  bool test_clean_past_errors = false;   // TEST ONLY: race::RaceRunOptions::test_clean_past_errors
   unsigned memory = 0;
   bool quiet = false;
   std::string reduction = "sir";

@@ -16,6 +16,16 @@ add_test(NAME "triage: broken joint solving is caught"
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/e2e/triage_test.py ${SIREN_BIN} ${SHARED_DIR}
                  --test-race-blame-all-of-group)
 set_tests_properties("triage: broken joint solving is caught" PROPERTIES TIMEOUT 600 PROCESSORS 2 WILL_FAIL TRUE)
+# siren triage: a warning whose search meets a possible memory-safety violation is bounded at the
+# last clean depth (exactly: --bound b is clean, b+1 names the violation); results on stdout
+# (no --out) exit 0. Broken variant: the bound runs on past the violation.
+add_test(NAME "triage: bounded answer stops at a memory-safety violation"
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/e2e/triage_bounded_test.py ${SIREN_BIN})
+set_tests_properties("triage: bounded answer stops at a memory-safety violation" PROPERTIES TIMEOUT 300)
+add_test(NAME "triage: broken bound past a memory-safety violation is caught"
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/e2e/triage_bounded_test.py ${SIREN_BIN}
+                 --test-race-clean-past-errors)
+set_tests_properties("triage: broken bound past a memory-safety violation is caught" PROPERTIES TIMEOUT 300 WILL_FAIL TRUE)
 # siren triage: SIGKILL mid-way, re-run: every warning exactly once, every line parses.
 add_test(NAME "triage: SIGKILL and resume"
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/e2e/triage_kill_test.py ${SIREN_BIN} ${SHARED_DIR})
