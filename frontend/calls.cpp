@@ -80,12 +80,23 @@ ExprRef Translator::rv_call(const CallExpr* ce, bool want, QualType malloc_type)
   if (!defined) return rv_undefined_call(ce, fd, want);
 
   // --- defined functions
-  const FunctionDecl* def = fd->getDefinition();
+  if (ce->getType()->isRecordType())
+    unsupported(loc, "value of a call of '" + name + "' returning a struct (only `x = f(...)` and initialisers)");
+  return call_defined(ce, fd->getDefinition(), want, ret_t, is_void, nullptr);
+}
+
+// A call of a function with a body; `ret_slot`: where a struct result goes (its hidden first
+// parameter, functions.cpp), null for a scalar or void one.
+ExprRef Translator::call_defined(const CallExpr* ce, const FunctionDecl* def, bool want, Type ret_t, bool is_void,
+                                 ExprRef ret_slot) {
+  const SourceLocation loc = ce->getExprLoc();
+  const std::string name = def->getNameAsString();
+  const unsigned nargs = ce->getNumArgs();
   if (def->isVariadic()) unsupported(loc, "call to variadic function '" + name + "'");
-  if (ce->getType()->isRecordType()) unsupported(loc, "function returning a struct");
   if (nargs < def->getNumParams()) unsupported(loc, "too few arguments in call to '" + name + "'");
   ir::Instr in;
   in.kind = InstrKind::Call;
+  if (ret_slot) in.args.push_back(ret_slot);
   for (unsigned i = 0; i < nargs; ++i) {
     if (i >= def->getNumParams()) {
       rvalue(ce->getArg(i), false);
@@ -95,9 +106,9 @@ ExprRef Translator::rv_call(const CallExpr* ce, bool want, QualType malloc_type)
     if (is_aggregate(pt)) unsupported(ce->getArg(i)->getExprLoc(), "struct passed by value");
     in.args.push_back(conv(scalar_type(pt, ce->getArg(i)->getExprLoc()), rvalue(ce->getArg(i))));
   }
-  in.callee = function_id(fd);
+  in.callee = function_id(def);
   LocalId lhs = ir::kNoLocal;
-  if (want && !is_void) {
+  if (want && !is_void && !ret_slot) {
     lhs = new_tmp(ret_t);
     in.lhs = lhs;
   }
@@ -260,7 +271,7 @@ ExprRef Translator::rv_undefined_call(const CallExpr* ce, const FunctionDecl* fd
   if (fd->isVariadic() && !readonly && !kernel)
     unsupported(loc, "call to undefined variadic function '" + name + "'");
   const QualType rt = ce->getType();
-  if (rt->isRecordType()) unsupported(loc, "undefined function '" + name + "' returning a struct");
+  if (rt->isRecordType() && want) unsupported(loc, "undefined function '" + name + "' returning a struct");
   if (rt->isRealFloatingType()) unsupported(loc, "floating-point type '" + rt.getAsString() + "'");
   std::vector<bool> writable(ce->getNumArgs(), false);
   for (unsigned i = 0; i < ce->getNumArgs() && !readonly; ++i) {
@@ -284,7 +295,17 @@ ExprRef Translator::rv_undefined_call(const CallExpr* ce, const FunctionDecl* fd
     if (kernel && i < fd->getNumParams() && a->getType()->isPointerType() &&
         !a->isNullPointerConstant(ctx_, Expr::NPC_ValueDependentIsNull) && !isa<StringLiteral>(a->IgnoreParenImpCasts()))
       through.emplace_back(i, tmp_of(conv(Type::pointer(), rvalue(a))));
-    else
+    else if (is_aggregate(a->getType())) {  // a struct by value: the function reads its every cell
+      LV l = lvalue(a->IgnoreParenImpCasts());
+      if (l.is_local) unsupported(a->getExprLoc(), "struct passed by value");
+      std::vector<CellSpec> specs;
+      flatten(a->getType(), "", a->getExprLoc(), specs);
+      for (const CellSpec& c : specs) {
+        ExprRef p = tmp_of(em().mk_binary(Op::PtrAdd, l.addr, int_const(static_cast<std::int64_t>(c.offset))));
+        check_ptr(p, c.size);
+        emit(InstrKind::Assign, em().mk_load(c.type, p), nullptr, new_tmp(c.type));
+      }
+    } else
       rvalue(a, false);  // reads stay accesses
   }
   if (!options_.test_kernel_functions_touch_nothing)
@@ -309,6 +330,37 @@ ExprRef Translator::rv_undefined_call(const CallExpr* ce, const FunctionDecl* fd
   const LocalId lhs = h.lhs;
   emit(std::move(h));
   return em().mk_local(t, lhs);
+}
+
+// `dst = f(...)`, `T dst = f(...)` or `return f(...)` where f returns a struct. With a body:
+// f writes its result to dst (its hidden first parameter) at its return. Without one: the call
+// as a statement (rv_undefined_call: its arguments, the kernel's writes through them), then an
+// arbitrary value in every cell of dst, as for a scalar result. False: not a call (the caller
+// copies from an lvalue).
+bool Translator::struct_from_call(const Expr* src, ExprRef dst, QualType t, SourceLocation loc) {
+  const auto* ce = dyn_cast<CallExpr>(src->IgnoreParenImpCasts());
+  const FunctionDecl* fd = ce ? ce->getDirectCallee() : nullptr;
+  if (!fd) return false;
+  if (const FunctionDecl* def = fd->getDefinition()) {  // its hidden first parameter is dst
+    call_defined(ce, def, false, Type::integer(32, true), true, tmp_of(dst));
+    return true;
+  }
+  if (!options_.undefined_nondet) return false;
+  rvalue(ce, false);
+  std::vector<CellSpec> specs;
+  flatten(t, "", loc, specs);
+  for (const CellSpec& c : specs) {
+    ir::Instr h;
+    h.kind = InstrKind::Havoc;
+    h.lhs = new_tmp(c.type);
+    h.message = fd->getNameAsString() + "()";
+    const LocalId v = h.lhs;
+    emit(std::move(h));
+    ExprRef d = tmp_of(em().mk_binary(Op::PtrAdd, dst, int_const(static_cast<std::int64_t>(c.offset))));
+    check_ptr(d, c.size);
+    emit(InstrKind::Store, d, em().mk_local(c.type, v));
+  }
+  return true;
 }
 
 // A program that includes siren's kernel model (kernel/include/siren_kernel.h declares the

@@ -492,9 +492,12 @@ ExprRef Translator::rv_binary(const BinaryOperator* bo, bool want) {
   if (op == BO_Assign) {
     if (is_aggregate(bo->getLHS()->getType())) {
       LV d = lvalue(bo->getLHS());
-      LV s = lvalue(bo->getRHS()->IgnoreParenImpCasts());
-      if (d.is_local || s.is_local) unsupported(loc, "struct copy");
-      copy_cells(d.addr, s.addr, bo->getLHS()->getType(), loc);
+      if (d.is_local) unsupported(loc, "struct copy");
+      if (!struct_from_call(bo->getRHS(), d.addr, bo->getLHS()->getType(), loc)) {
+        LV s = lvalue(bo->getRHS()->IgnoreParenImpCasts());
+        if (s.is_local) unsupported(loc, "struct copy");
+        copy_cells(d.addr, s.addr, bo->getLHS()->getType(), loc);
+      }
       if (want) unsupported(loc, "value of a struct assignment");
       return nullptr;
     }

@@ -45,8 +45,9 @@ void Translator::translate_function(const FunctionDecl* fd) {
   cur_text_ = collapse(fd->getNameAsString() + "()");
   const QualType rt = fd->getReturnType();
   if (!rt->isVoidType()) {
-    if (rt->isRecordType()) unsupported(fd->getLocation(), "function returning a struct");
-    fn.return_type = scalar_type(rt, fd->getLocation());
+    // A struct result: written through a hidden first parameter at `return` (struct_from_call).
+    if (rt->isRecordType()) st.ret_slot = new_local("__result", Type::pointer());
+    else fn.return_type = scalar_type(rt, fd->getLocation());
   }
   collect_addr_taken(fd->getBody());
   std::vector<std::pair<const ParmVarDecl*, LocalId>> spilled;

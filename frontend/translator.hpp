@@ -32,6 +32,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <unordered_set>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -193,6 +194,7 @@ class Translator {
     std::set<std::size_t> targets;
     std::map<std::string, int> name_count;
     unsigned tmp_count = 0;
+    LocalId ret_slot = ir::kNoLocal;  // a function returning a struct: its hidden first parameter
   };
 
   ASTContext& ctx_;
@@ -267,6 +269,11 @@ class Translator {
   bool is_aggregate(QualType t);
   std::uint64_t cells_of(QualType t, SourceLocation loc);
   std::vector<CellSpec> union_cells(const RecordDecl* rd, QualType t, SourceLocation loc);
+  /// The fields the translation unit names where it is evaluated (member expressions,
+  /// designated and union initialisers, offsetof; not inside sizeof, alignof or typeof): a
+  /// union member named nowhere is not part of the union's cells (union_cells).
+  bool named_field(const FieldDecl* fd);
+  std::optional<std::unordered_set<const FieldDecl*>> named_fields_;
   std::uint64_t field_offset(const FieldDecl* fd, SourceLocation loc);  // bytes
   /// The bit-field runs of a struct (or the bit-field members of a union) and their cells,
   /// from Clang's record layout; computed once per record.
@@ -342,6 +349,9 @@ class Translator {
                 SourceLocation loc);
   void cond_jump(const Expr* e, bool jump_if, int label);
   void copy_cells(ExprRef dst, ExprRef src, QualType t, SourceLocation loc);
+  bool struct_from_call(const Expr* src, ExprRef dst, QualType t, SourceLocation loc);
+  ExprRef call_defined(const CallExpr* ce, const FunctionDecl* def, bool want, Type ret_t, bool is_void,
+                       ExprRef ret_slot);
 
   // ---- statements (statements.cpp) --------------------------------------------------------
   void stmt(const Stmt* s);

@@ -8,6 +8,7 @@
 #include "frontend/translator.hpp"
 
 #include <clang/AST/RecordLayout.h>
+#include <clang/AST/RecursiveASTVisitor.h>
 
 #include <algorithm>
 
@@ -121,12 +122,65 @@ std::uint64_t Translator::cells_of(QualType t, SourceLocation loc) {
 // cells, a and s.x being the first); cells that overlap without starting at the same byte
 // (an int over four chars) are not representable. Names are the first member's that has the
 // cell (".a", ".s.y"). A synchronisation object only as the first member's.
+//
+// Only the members the program names count (named_field): a member named nowhere, or only in
+// sizeof/typeof (the kernel's kfifo union of a struct and pointers used for their types), is
+// never read or written as such, so its layout need not fit the others'; its bytes are then
+// not cells of the union (an access to them through a pointer is one to no cell, as to
+// padding). A union none of whose members is named has its first member's cells.
+namespace {
+class NamedFields : public RecursiveASTVisitor<NamedFields> {
+ public:
+  explicit NamedFields(std::unordered_set<const FieldDecl*>& out) : out_(out) {}
+  bool VisitMemberExpr(MemberExpr* e) {
+    if (const auto* f = dyn_cast<FieldDecl>(e->getMemberDecl())) out_.insert(f);
+    return true;
+  }
+  bool VisitDesignatedInitExpr(DesignatedInitExpr* e) {
+    for (const auto& d : e->designators())
+      if (d.isFieldDesignator() && d.getField()) out_.insert(d.getField());
+    return true;
+  }
+  bool VisitInitListExpr(InitListExpr* e) {
+    if (const FieldDecl* f = e->getInitializedFieldInUnion()) out_.insert(f);
+    return true;
+  }
+  bool VisitOffsetOfExpr(OffsetOfExpr* e) {
+    for (unsigned i = 0; i < e->getNumComponents(); ++i)
+      if (e->getComponent(i).getKind() == OffsetOfNode::Field) out_.insert(e->getComponent(i).getField());
+    return true;
+  }
+  // Unevaluated operands: sizeof / alignof (of an expression), typeof.
+  bool TraverseUnaryExprOrTypeTraitExpr(UnaryExprOrTypeTraitExpr* e) {
+    if (e->isArgumentType() || !e->getTypeOfArgument()->isVariableArrayType()) return true;
+    return RecursiveASTVisitor::TraverseUnaryExprOrTypeTraitExpr(e);
+  }
+  bool TraverseTypeOfExprTypeLoc(TypeOfExprTypeLoc) { return true; }
+  bool TraverseTypeOfExprType(TypeOfExprType*) { return true; }
+
+ private:
+  std::unordered_set<const FieldDecl*>& out_;
+};
+}  // namespace
+
+bool Translator::named_field(const FieldDecl* fd) {
+  if (!named_fields_) {
+    named_fields_.emplace();
+    NamedFields v(*named_fields_);
+    v.TraverseDecl(ctx_.getTranslationUnitDecl());
+  }
+  return named_fields_->count(fd) > 0;
+}
+
 std::vector<CellSpec> Translator::union_cells(const RecordDecl* rd, QualType t,
                                               SourceLocation loc) {
   std::vector<CellSpec> cells;  // in increasing offset
   bool first = true;
   std::string bits;  // the bit-field members' cells (bit_runs), for the message
+  bool any_named = false;
+  for (const FieldDecl* f : rd->fields()) any_named = any_named || named_field(f);
   for (const FieldDecl* f : rd->fields()) {
+    if (any_named ? !named_field(f) : !first) continue;
     std::vector<CellSpec> m;
     if (f->isBitField()) {
       const BitPlace p = bit_place(f, loc);

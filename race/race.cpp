@@ -15,6 +15,7 @@
 #include <memory>
 #include <new>
 #include <optional>
+#include <tuple>
 
 namespace siren::race {
 
@@ -126,6 +127,21 @@ class RaceSession {
   Term base_pair(unsigned k, ir::ThreadId t1, ir::ThreadId t2);
   void extract(unsigned k, const RaceQuery& q, RaceAnswer& a);
 
+  // The cells one access (thread, pc, address) may touch at depth k, with the condition of
+  // each: the same access is in many warnings of a harness, so it is encoded once per depth.
+  using Hits = std::vector<std::pair<std::uint64_t, Term>>;
+  const Hits& hits_of(const RaceAccess& a, unsigned k);
+  struct AccessKey {
+    ir::ThreadId thread;
+    std::uint32_t pc;
+    ir::ExprRef addr;
+    bool operator<(const AccessKey& o) const {
+      return std::tie(thread, pc, addr) < std::tie(o.thread, o.pc, o.addr);
+    }
+  };
+  std::map<AccessKey, Hits> hits_;
+  unsigned hits_depth_ = ~0u;
+
   const ir::ThreadModel& tm_;
   const RaceRunOptions& opt_;
   std::unique_ptr<solvers::TermManager> terms_;
@@ -146,26 +162,39 @@ Term RaceSession::base_pair(unsigned k, ir::ThreadId t1, ir::ThreadId t2) {
   return T.mk_and(T.mk_and(s.started[t1], s.started[t2]), T.mk_and(T.mk_not(s.terminated), atomic_ok));
 }
 
-Side RaceSession::side(const std::vector<RaceAccess>& acc, unsigned k) {
+const RaceSession::Hits& RaceSession::hits_of(const RaceAccess& a, unsigned k) {
+  if (hits_depth_ != k) {
+    hits_.clear();
+    hits_depth_ = k;
+  }
+  const AccessKey key{a.thread, a.pc, a.addr};
+  if (auto it = hits_.find(key); it != hits_.end()) return it->second;
+  Hits& out = hits_[key];
   auto& T = *terms_;
   const State& s = e_->states[k];
   const Frame& f = e_->frames[k];
+  const auto& reach = f.reach[a.thread];
+  if (!std::binary_search(reach.begin(), reach.end(), a.pc)) return out;
+  Term pc_is = T.mk_eq(s.pc[a.thread], T.mk_bv(e_->pc_bits[a.thread], a.pc));
+  if (pc_is == T.mk_false()) return out;
+  Term p = e_->encode(a.thread, a.addr, k);
+  for (const Engine::Target& tg : e_->targets(p, e_->candidates(a.addr), s)) {
+    if (!is_data_cell(tm_, tg.obj, tg.cell)) continue;
+    Term hit = T.mk_and(pc_is, tg.hit);
+    if (hit == T.mk_false()) continue;
+    out.emplace_back((std::uint64_t{tg.obj} << 32) | tg.cell, hit);
+  }
+  return out;
+}
+
+Side RaceSession::side(const std::vector<RaceAccess>& acc, unsigned k) {
   Side out;
   out.by_thread.resize(tm_.threads.size());
-  for (const RaceAccess& a : acc) {
-    const auto& reach = f.reach[a.thread];
-    if (!std::binary_search(reach.begin(), reach.end(), a.pc)) continue;
-    Term pc_is = T.mk_eq(s.pc[a.thread], T.mk_bv(e_->pc_bits[a.thread], a.pc));
-    if (pc_is == T.mk_false()) continue;
-    Term p = e_->encode(a.thread, a.addr, k);
-    for (const Engine::Target& tg : e_->targets(p, e_->candidates(a.addr), s)) {
-      if (!is_data_cell(tm_, tg.obj, tg.cell)) continue;
-      Term hit = T.mk_and(pc_is, tg.hit);
-      if (hit == T.mk_false()) continue;
-      auto& slot = out.by_thread[a.thread][(std::uint64_t{tg.obj} << 32) | tg.cell];
+  for (const RaceAccess& a : acc)
+    for (const auto& [cell, hit] : hits_of(a, k)) {
+      auto& slot = out.by_thread[a.thread][cell];
       (a.write ? slot.second : slot.first).push_back(hit);
     }
-  }
   return out;
 }
 
