@@ -23,6 +23,10 @@ std::string ThreadModel::where(const SourceLoc& loc) const {
 }
 
 namespace {
+// The most instructions one thread's code may have before a further call is not inlined (a
+// Limit assertion in its place; docs/semantics.md "Calls").
+constexpr std::size_t kMaxThreadInstructions = 200000;
+
 
 struct Activation {
   const Function* fn = nullptr;
@@ -187,6 +191,20 @@ class ThreadBuilder {
             in.assert_kind = AssertKind::Limit;
             in.a = em().mk_false();
             in.message = "call to a function without body" + (callee ? ": " + callee->name : std::string());
+            tm().limited = true;
+            emit(std::move(in));
+            break;
+          }
+          if (tc_.code.size() > kMaxThreadInstructions) {
+            // Inlining every call of a driver's call graph can grow without bound in practice
+            // (r8169: helpers that poll through condition functions, nested 90 deep); past
+            // this size a call is a modelling limit, as a call without a body is.
+            Instr in = base(src);
+            in.kind = InstrKind::Assert;
+            in.assert_kind = AssertKind::Limit;
+            in.a = em().mk_false();
+            in.message = "thread code of more than " + std::to_string(kMaxThreadInstructions) +
+                         " instructions after inlining; call to " + callee->name + " not inlined";
             tm().limited = true;
             emit(std::move(in));
             break;

@@ -35,7 +35,7 @@ std::vector<RaceAccess> accesses_at(const ir::ThreadModel& tm, const SrcLoc& loc
 TriageQuery triage_query(const ir::ThreadModel& tm, const Warning& w) {
   TriageQuery q;
   if (w.no_candidates) {
-    q.decided = "NO_RACE";
+    q.decided = w.model_limited ? "UNKNOWN" : "NO_RACE";
     return q;
   }
   q.query.first = accesses_at(tm, w.first);

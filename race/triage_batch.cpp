@@ -149,6 +149,9 @@ void work(const ir::ThreadModel& tm, const std::vector<Warning>& ws, const Local
       a.warning = &ws[i];
       a.verdict = *q.decided;
       a.reason = *q.decided == "NO_ACCESS" ? "a location matches no memory access of the program"
+                 : ws[i].no_candidates && ws[i].model_limited
+                     ? "no candidate in the code siren models, but the model leaves code out (a call not inlined, "
+                       "a recursion or thread bound; siren cfg shows the Limit assertions): no claim"
                  : ws[i].no_candidates
                      ? "no candidate: the lockset analysis finds no two accesses of different threads that may "
                        "touch one location, one a write, without a common lock"

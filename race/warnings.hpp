@@ -23,6 +23,9 @@ struct Warning {
   /// A manifest program whose lockset analysis has no candidate (lockset_candidates): the
   /// warning stands for the whole program, decided NO_RACE without solving (triage_query).
   bool no_candidates = false;
+  /// ... in a thread model that leaves code out (ir::ThreadModel::limited: a call not inlined,
+  /// a recursion or thread bound): no claim about that code, so UNKNOWN instead (triage_query).
+  bool model_limited = false;
 };
 
 /// Thrown by parse_warnings for malformed input; the message names the entry.

@@ -108,6 +108,7 @@ std::vector<TriageItem> load_items(const TriageArgs& a, bool& input_error,
         race::Warning whole;
         whole.id = "program";
         whole.no_candidates = true;
+        whole.model_limited = it.lm.tm->limited;
         it.ws.push_back(whole);
       }
     } else if (it.named) {

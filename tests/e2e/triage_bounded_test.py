@@ -5,7 +5,9 @@ bounded checker does, no further than the violation (tests/triage/null_after_loo
 - triage gives NO_RACE_UP_TO_BOUND b, and the reason names the violation;
 - b is exactly the last clean depth: with --bound b the same warning is NO_RACE_UP_TO_BOUND b
   and no error is mentioned; with --bound b+1 the violation is;
-- without the null dereference (-DNO_NULL) the warning is NO_RACE, proven, at a larger bound.
+- without the null dereference (-DNO_NULL) the warning is NO_RACE, proven, at a larger bound;
+- a program whose thread model leaves a call out (tests/triage/cut_model.c) and has no candidate
+  is UNKNOWN, not NO_RACE; under the limit (-DSMALL) its race is found.
 
 Usage: triage_bounded_test.py SIREN [SIREN_ARG ...]   (extra arguments of siren triage, e.g. the
 TEST ONLY flag of a deliberately broken variant, which must make this test fail)
@@ -17,6 +19,7 @@ import tempfile
 from pathlib import Path
 
 PROG = Path(__file__).resolve().parent.parent / "triage" / "null_after_loop.c"
+CUT = Path(__file__).resolve().parent.parent / "triage" / "cut_model.c"
 
 
 def triage(siren, extra, *args):
@@ -50,6 +53,21 @@ def main():
     clean = triage(siren, extra, "--", "-DNO_NULL")
     print("-DNO_NULL:", clean["verdict"], clean["bound"])
     assert clean["verdict"] == "NO_RACE" and clean["bound"] > b, clean
+    # A thread model that leaves code out (a call past the instruction limit): no candidate is
+    # no claim (UNKNOWN), while the same program under the limit races.
+    for args, want in (([], "UNKNOWN"), (["-DSMALL"], "RACE")):
+        with tempfile.TemporaryDirectory() as tmp:
+            m = Path(tmp) / "m.jsonl"
+            m.write_text(json.dumps({"program": str(CUT), "clang_args": args}) + "\n")
+            out = Path(tmp) / "r.jsonl"
+            p = subprocess.run([siren, "triage", "--manifest", str(m), "--out", str(out), "-q", "--timeout", "120"] +
+                               extra, capture_output=True, text=True, timeout=600)
+            lines = [json.loads(l) for l in out.read_text().splitlines()]
+            verdicts = sorted({l["verdict"] for l in lines})
+            print(f"cut_model.c {args}: {verdicts} {lines[0].get('reason', '')[:100]}")
+            assert verdicts == [want], lines
+            if want == "UNKNOWN":
+                assert "leaves code out" in lines[0]["reason"], lines
     print("ok")
 
 
