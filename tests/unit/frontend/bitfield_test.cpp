@@ -250,7 +250,7 @@ TEST_CASE("bit-fields: what is not one cell is reported") {
        "are one memory location of 15 bytes (more than 8)"},
       {"struct X { long long x : 33; int y : 31; int z : 2; } v;\nint main(void) { return v.z; }\n",
        "bit-fields from 'x' to 'z' are one memory location of 9 bytes (more than 8)"},
-      {"union U { unsigned x : 3; int i; } u;\nint main(void) { return u.i; }\n",
+      {"union U { unsigned x : 3; int i; } u;\nint main(void) { u.x = 1; return u.i; }\n",
        "member 'i'; bit-field 'x' is a cell of 1 byte(s)"},
   };
   for (const Case& c : cases) {
