@@ -300,11 +300,7 @@ ExprRef Translator::rv_undefined_call(const CallExpr* ce, const FunctionDecl* fd
       if (l.is_local) unsupported(a->getExprLoc(), "struct passed by value");
       std::vector<CellSpec> specs;
       flatten(a->getType(), "", a->getExprLoc(), specs);
-      for (const CellSpec& c : specs) {
-        ExprRef p = tmp_of(em().mk_binary(Op::PtrAdd, l.addr, int_const(static_cast<std::int64_t>(c.offset))));
-        check_ptr(p, c.size);
-        emit(InstrKind::Assign, em().mk_load(c.type, p), nullptr, new_tmp(c.type));
-      }
+      for (const CellSpec& c : specs) emit(InstrKind::Assign, em().mk_load(c.type, cell_ptr(l.addr, c)), nullptr, new_tmp(c.type));
     } else
       rvalue(a, false);  // reads stay accesses
   }
@@ -332,35 +328,36 @@ ExprRef Translator::rv_undefined_call(const CallExpr* ce, const FunctionDecl* fd
   return em().mk_local(t, lhs);
 }
 
-// `dst = f(...)`, `T dst = f(...)` or `return f(...)` where f returns a struct. With a body:
-// f writes its result to dst (its hidden first parameter) at its return. Without one: the call
-// as a statement (rv_undefined_call: its arguments, the kernel's writes through them), then an
-// arbitrary value in every cell of dst, as for a scalar result. False: not a call (the caller
-// copies from an lvalue).
-bool Translator::struct_from_call(const Expr* src, ExprRef dst, QualType t, SourceLocation loc) {
+// A struct value stored to `dst` (`dst = e`, `T dst = e`, `return e` of a struct). A call of a
+// function with a body writes its result to dst (its hidden first parameter) at its return; a
+// call of one without (under --undefined-nondet, or the kernel's) is the call as a statement
+// (rv_undefined_call: its arguments, the kernel's writes through them), then an arbitrary value
+// in every cell of dst, as for a scalar result. Any other value is copied from its lvalue.
+void Translator::store_struct(const Expr* src, ExprRef dst, QualType t, SourceLocation loc) {
   const auto* ce = dyn_cast<CallExpr>(src->IgnoreParenImpCasts());
   const FunctionDecl* fd = ce ? ce->getDirectCallee() : nullptr;
-  if (!fd) return false;
-  if (const FunctionDecl* def = fd->getDefinition()) {  // its hidden first parameter is dst
-    call_defined(ce, def, false, Type::integer(32, true), true, tmp_of(dst));
-    return true;
+  if (fd && fd->getDefinition()) {
+    call_defined(ce, fd->getDefinition(), false, Type::integer(32, true), true, tmp_of(dst));
+    return;
   }
-  if (!options_.undefined_nondet) return false;
-  rvalue(ce, false);
-  std::vector<CellSpec> specs;
-  flatten(t, "", loc, specs);
-  for (const CellSpec& c : specs) {
-    ir::Instr h;
-    h.kind = InstrKind::Havoc;
-    h.lhs = new_tmp(c.type);
-    h.message = fd->getNameAsString() + "()";
-    const LocalId v = h.lhs;
-    emit(std::move(h));
-    ExprRef d = tmp_of(em().mk_binary(Op::PtrAdd, dst, int_const(static_cast<std::int64_t>(c.offset))));
-    check_ptr(d, c.size);
-    emit(InstrKind::Store, d, em().mk_local(c.type, v));
+  if (fd && options_.undefined_nondet) {
+    rvalue(ce, false);
+    std::vector<CellSpec> specs;
+    flatten(t, "", loc, specs);
+    for (const CellSpec& c : specs) {
+      ir::Instr h;
+      h.kind = InstrKind::Havoc;
+      h.lhs = new_tmp(c.type);
+      h.message = fd->getNameAsString() + "()";
+      const LocalId v = h.lhs;
+      emit(std::move(h));
+      emit(InstrKind::Store, cell_ptr(dst, c), em().mk_local(c.type, v));
+    }
+    return;
   }
-  return true;
+  LV s = lvalue(src->IgnoreParenImpCasts());
+  if (s.is_local) unsupported(loc, "struct copy");
+  copy_cells(dst, s.addr, t, loc);
 }
 
 // A program that includes siren's kernel model (kernel/include/siren_kernel.h declares the

@@ -447,18 +447,21 @@ ExprRef Translator::arith(BinaryOperatorKind op, ExprRef l, ExprRef r, QualType 
   return conv(scalar_type(res, loc), v);
 }
 
+// The checked address of cell `c` of the struct at `base`.
+ExprRef Translator::cell_ptr(ExprRef base, const CellSpec& c) {
+  ExprRef p = tmp_of(em().mk_binary(Op::PtrAdd, base, int_const(static_cast<std::int64_t>(c.offset))));
+  check_ptr(p, c.size);
+  return p;
+}
+
 void Translator::copy_cells(ExprRef dst, ExprRef src, QualType t, SourceLocation loc) {
   std::vector<CellSpec> specs;
   flatten(t, "", loc, specs);
-  for (std::size_t k = 0; k < specs.size(); ++k) {
-    const auto off = static_cast<std::int64_t>(specs[k].offset);
-    ExprRef s = tmp_of(em().mk_binary(Op::PtrAdd, src, int_const(off)));
-    check_ptr(s, specs[k].size);
-    LocalId tmp = new_tmp(specs[k].type);
-    emit(InstrKind::Assign, em().mk_load(specs[k].type, s), nullptr, tmp);
-    ExprRef d = tmp_of(em().mk_binary(Op::PtrAdd, dst, int_const(off)));
-    check_ptr(d, specs[k].size);
-    emit(InstrKind::Store, d, em().mk_local(specs[k].type, tmp));
+  for (const CellSpec& c : specs) {
+    ExprRef s = cell_ptr(src, c);
+    LocalId tmp = new_tmp(c.type);
+    emit(InstrKind::Assign, em().mk_load(c.type, s), nullptr, tmp);
+    emit(InstrKind::Store, cell_ptr(dst, c), em().mk_local(c.type, tmp));
   }
 }
 
@@ -493,11 +496,7 @@ ExprRef Translator::rv_binary(const BinaryOperator* bo, bool want) {
     if (is_aggregate(bo->getLHS()->getType())) {
       LV d = lvalue(bo->getLHS());
       if (d.is_local) unsupported(loc, "struct copy");
-      if (!struct_from_call(bo->getRHS(), d.addr, bo->getLHS()->getType(), loc)) {
-        LV s = lvalue(bo->getRHS()->IgnoreParenImpCasts());
-        if (s.is_local) unsupported(loc, "struct copy");
-        copy_cells(d.addr, s.addr, bo->getLHS()->getType(), loc);
-      }
+      store_struct(bo->getRHS(), d.addr, bo->getLHS()->getType(), loc);
       if (want) unsupported(loc, "value of a struct assignment");
       return nullptr;
     }

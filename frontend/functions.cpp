@@ -45,7 +45,7 @@ void Translator::translate_function(const FunctionDecl* fd) {
   cur_text_ = collapse(fd->getNameAsString() + "()");
   const QualType rt = fd->getReturnType();
   if (!rt->isVoidType()) {
-    // A struct result: written through a hidden first parameter at `return` (struct_from_call).
+    // A struct result: written through a hidden first parameter at `return` (store_struct).
     if (rt->isRecordType()) st.ret_slot = new_local("__result", Type::pointer());
     else fn.return_type = scalar_type(rt, fd->getLocation());
   }

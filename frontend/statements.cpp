@@ -68,10 +68,7 @@ void Translator::decl_stmt(const DeclStmt* ds) {
     ObjectId id = object_of(vd);
     if (!init) continue;
     if (is_aggregate(t) && !isa<InitListExpr>(init->IgnoreParens()) && !isa<StringLiteral>(init->IgnoreParens())) {
-      if (struct_from_call(init, em().mk_obj_addr(id, 0), t, loc)) continue;
-      LV s = lvalue(init->IgnoreParenImpCasts());
-      if (s.is_local) unsupported(loc, "struct copy");
-      copy_cells(em().mk_obj_addr(id, 0), s.addr, t, loc);
+      store_struct(init, em().mk_obj_addr(id, 0), t, loc);
       continue;
     }
     std::vector<InitLeaf> leaves;
@@ -285,12 +282,7 @@ void Translator::stmt(const Stmt* s) {
     ExprRef v = nullptr;
     if (const Expr* e = rs->getRetValue()) {
       if (st_->ret_slot != ir::kNoLocal) {
-        const ExprRef dst = em().mk_local(Type::pointer(), st_->ret_slot);
-        if (!struct_from_call(e, dst, e->getType(), e->getExprLoc())) {
-          LV src = lvalue(e->IgnoreParenImpCasts());
-          if (src.is_local) unsupported(e->getExprLoc(), "struct copy");
-          copy_cells(dst, src.addr, e->getType(), e->getExprLoc());
-        }
+        store_struct(e, em().mk_local(Type::pointer(), st_->ret_slot), e->getType(), e->getExprLoc());
       } else if (st_->fn->return_type) {
         v = conv(*st_->fn->return_type, rvalue(e));
       } else {

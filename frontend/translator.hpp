@@ -349,7 +349,8 @@ class Translator {
                 SourceLocation loc);
   void cond_jump(const Expr* e, bool jump_if, int label);
   void copy_cells(ExprRef dst, ExprRef src, QualType t, SourceLocation loc);
-  bool struct_from_call(const Expr* src, ExprRef dst, QualType t, SourceLocation loc);
+  ExprRef cell_ptr(ExprRef base, const CellSpec& c);
+  void store_struct(const Expr* src, ExprRef dst, QualType t, SourceLocation loc);
   ExprRef call_defined(const CallExpr* ce, const FunctionDecl* def, bool want, Type ret_t, bool is_void,
                        ExprRef ret_slot);
 

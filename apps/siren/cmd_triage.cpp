@@ -393,11 +393,9 @@ int run_triage(const TriageArgs& a) {
 
   // Summary (and SARIF) over every warning this run is responsible for.
   std::map<std::string, std::string> line_of;
-  {
-    for (const auto& l : race::ResultsFile::read_lines(out_path)) {
-      auto j = nlohmann::json::parse(l);
-      line_of[j["id"].get<std::string>()] = l;
-    }
+  for (const auto& l : race::ResultsFile::read_lines(out_path)) {
+    auto j = nlohmann::json::parse(l);
+    line_of[j["id"].get<std::string>()] = l;
   }
   std::map<std::string, unsigned> counts;
   std::vector<std::map<std::string, unsigned>> item_counts(items.size());
