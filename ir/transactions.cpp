@@ -271,7 +271,7 @@ Transactions::Transactions(const ThreadModel& tm, const TransactionOptions& opti
       if (in.kind == InstrKind::Goto && in.target <= size) jump_target[in.target] = 1;
     for (std::uint32_t pc = 0; pc < size; ++pc) {
       if (local_step(th.code[pc]) || merged[pc]) continue;
-      if (!protected_pcs.empty() && protected_pcs[t][pc]) continue;
+      if (!protected_pcs.empty() && protected_pcs[t][pc] && !options.keep.count({t, pc})) continue;
       const bool merge = options.test_merge_visible && pc > 0 && !jump_target[pc] &&
                          carried_step(th.code[pc - 1]) && th.code[pc - 1].kind != InstrKind::Goto &&
                          (th.code[pc].kind == InstrKind::Assign || th.code[pc].kind == InstrKind::Assume ||

@@ -70,8 +70,12 @@ struct TransactionOptions {
   /// access inside a region is then a boundary, as a racy access must be.
   bool merge_atomic_regions = true;
   /// Carry protected steps (ir::protected_steps) in the transaction they are reached in. Race
-  /// queries turn it off too (a protected access races with nothing, but a query names it).
+  /// queries keep the ones they name boundaries (`keep`: a protected access races with
+  /// nothing, but a query names it).
   bool merge_protected = true;
+  /// Boundaries whatever else holds: (thread, pc) pairs a query names (a race query's accesses
+  /// with merge_protected on: the protected steps it does not name are still carried).
+  std::set<std::pair<ThreadId, std::uint32_t>> keep;
   /// TEST ONLY: a deliberately wrong boundary. Every visible Assign, Assume, Assert or Goto
   /// that directly follows a carried step other than a Goto (and is not a jump target) is
   /// merged into that step's transaction instead of starting its own — a visible access merged

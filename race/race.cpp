@@ -372,15 +372,18 @@ void RaceSession::run(const std::vector<RaceQuery>& qs,
   auto& T = *terms_;
   e.absorbing_idle = false;
   // Transaction frames when asked for and every queried location starts a transaction (a
-  // race query's accesses always do: they are visible, and neither atomic regions nor
-  // protected steps are merged here); else instruction frames. Transactions never run on
+  // race query's accesses always do: they are visible, atomic regions are not merged here and
+  // protected steps only where no query names them: main's set-up before its threads, a
+  // driver harness's, is one frame); else instruction frames. Transactions never run on
   // through a loop's head here (unwind 0): a control target there must be a frame's state.
   if (co.granularity != "instruction" && ir::granularity_known(co.granularity)) {
     auto& tx = tx_;
     ir::TransactionOptions to = ir::transaction_options(co.granularity);
     if (std::any_of(qs.begin(), qs.end(), [](const RaceQuery& q) { return q.control.empty(); })) {
       to.merge_atomic_regions = false;  // a race query
-      to.merge_protected = false;
+      for (const RaceQuery& q : qs)
+        for (const auto* side : {&q.first, &q.second})
+          for (const RaceAccess& a : *side) to.keep.insert({a.thread, a.pc});
     }
     tx.emplace(tm_, to);
     bool all_boundaries = true;
