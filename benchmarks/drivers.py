@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """siren triage --driver over the Linux 4.0 drivers of ../shared/benchmarks/linux-drivers (issue
 41): one row per driver with its lines, entry points (and how many were left out), pairs,
-answered lines by verdict, the pairs that did not get through the front end, the most common
+the warnings (the harness of every pair's candidates, and those of pairs outside it) by verdict, the pairs that did not get through the front end, the most common
 reason of the UNKNOWN lines, the scan time and the triage's wall-clock time and peak memory.
 Writes benchmarks/DRIVERS.md (the table between the markers is replaced).
 
@@ -66,31 +66,48 @@ def main():
             peak = int(tail[0]) if tail[0].isdigit() else 0
             info = json.loads((work / "h" / "driver.json").read_text()) if (work / "h" / "driver.json").exists() else {}
             lines = [json.loads(l) for l in out.read_text().splitlines()] if out.exists() else []
-            verdicts = collections.Counter(l["verdict"] for l in lines)
-            # UNKNOWN without an attempt: the driver's time limit ran out before the warning's turn
-            not_reached = sum(1 for l in lines if l["verdict"] == "UNKNOWN" and l["bound"] == 0 and
-                              (l.get("reason") == "timeout" or l.get("reason", "").startswith("not translated")))
-            program_unknown = sum(1 for l in lines if l["id"].endswith("/program") and l["verdict"] == "UNKNOWN")
-            no_candidate = sum(1 for l in lines if l["id"].endswith("/program") and l["verdict"] == "NO_RACE")
-            bounds = sorted(l["bound"] for l in lines if l["verdict"] == "NO_RACE_UP_TO_BOUND")
-            reasons = collections.Counter(short(l.get("reason", "")) for l in lines if l["verdict"] == "UNKNOWN" and not (
-                l["bound"] == 0 and (l.get("reason") == "timeout" or l.get("reason", "").startswith("not translated"))))
+            together = set(info.get("together", []))
             entries = info.get("entry_points", [])
+            stopped = lambda l: l["verdict"] == "UNKNOWN" and l["bound"] == 0 and (
+                l.get("reason") == "timeout" or l.get("reason", "").startswith("not translated"))
+            scope = lambda l: l["id"].split("/")[0]
+            in_together = lambda l: scope(l) != "all" and set(scope(l).split("|")) <= together
+            where = lambda e: (e["file"], e["line"], e["column"]) if e else None
+            key = lambda l: tuple(sorted([where(l["first"]), where(l["second"])], key=str))
+            # The warnings: the candidates of the harness of every pair (ids all/...) and those of
+            # the pairs with an entry point left out of it; a pair's own harness inside it only
+            # adds depth, so its RACE lines make the warning of the same two places RACE.
+            raced = {key(l) for l in lines if in_together(l) and l["verdict"] == "RACE"}
+            # (a pair whose harness siren cannot model, or did not translate in time, is one
+            # UNKNOWN warning, its /program line)
+            warnings = [l for l in lines if not in_together(l) and not (l["id"].endswith("/program") and
+                                                                       l["verdict"] != "UNKNOWN")]
+            verdict = lambda l: "RACE" if scope(l) == "all" and key(l) in raced else l["verdict"]
+            verdicts = collections.Counter(verdict(l) for l in warnings)
+            not_reached = sum(1 for l in warnings if stopped(l) and verdict(l) == "UNKNOWN")
+            program_unknown = sum(1 for l in lines if l["id"].endswith("/program") and l["verdict"] == "UNKNOWN"
+                                  and not in_together(l))
+            no_candidate = sum(1 for l in lines if l["id"].endswith("/program") and l["verdict"] == "NO_RACE")
+            bounds = sorted(l["bound"] for l in warnings if verdict(l) == "NO_RACE_UP_TO_BOUND")
+            reasons = collections.Counter(short(l.get("reason", "")) for l in warnings
+                                          if verdict(l) == "UNKNOWN" and not stopped(l))
             rows.append({
                 "driver": name,
                 "lines": sum(1 for _ in d.open(errors="replace")),
                 "entries": len(entries),
                 "left_out": sum(1 for e in entries if "left_out" in e),
+                "alone": sum(1 for e in entries if "alone" in e),
                 "pairs": info.get("pairs", 0),
-                "answered_pairs": len({l["id"].split("/")[0] for l in lines}),
+                "together_pairs": info.get("pairs", 0) - info.get("pairs_alone", info.get("pairs", 0)),
                 "race": verdicts["RACE"],
+                "pair_races": len({key(l) for l in lines if scope(l) != "all" and l["verdict"] == "RACE"}),
                 "no_race": verdicts["NO_RACE"] + verdicts["NO_ACCESS"],
                 "bounded": verdicts["NO_RACE_UP_TO_BOUND"],
                 "unknown": verdicts["UNKNOWN"],
                 "program_unknown": program_unknown,
                 "not_reached": not_reached,
                 "no_candidate": no_candidate,
-                "warnings": len(lines) - no_candidate - program_unknown,
+                "warnings": len(warnings),
                 "median_bound": bounds[len(bounds) // 2] if bounds else 0,
                 "reason": reasons.most_common(1)[0][0] if reasons else "",
                 "error": "" if p.returncode in (0, 10) else (p.stderr.strip().splitlines()[:-1] or ["?"])[-1][:120],
@@ -98,38 +115,44 @@ def main():
                 "peak_mb": peak / 1024,
             })
             r = rows[-1]
-            print(f"{name}: {r['entries']} entry points, {r['pairs']} pairs, {r['answered_pairs']} answered, "
+            print(f"{name}: {r['entries']} entry points, {r['pairs']} pairs ({r['together_pairs']} together), "
                   f"RACE {r['race']} NO_RACE {r['no_race']} bounded {r['bounded']} UNKNOWN {r['unknown']} "
                   f"({r['wall']:.0f} s) {r['reason']} {r['error']}", file=sys.stderr)
     table = [BEGIN, "",
              f"`benchmarks/drivers.py --timeout {a.timeout:g} --total-timeout {a.total_timeout:g} --jobs {a.jobs}` "
-             "(siren's kernel model before Whoop's `Model/`). *pairs answered*: pairs with at least one result "
-             "line by the driver's time limit; *no candidate*: pairs the lockset analysis answers NO_RACE "
-             "(one `A|B/program` line each); *warnings*: the candidate warnings of the other pairs, answered "
-             "RACE / NO_RACE / NO_RACE up to bound (median bound) / UNKNOWN; *whole-pair UNKNOWN*: pairs whose "
-             "harness siren cannot model; *not reached*: UNKNOWN lines "
-             "of warnings whose turn did not come before the driver's time limit (reason `timeout` at bound 0, "
-             "or not translated); *reason*: the most common reason of the other UNKNOWN lines. Wall time is the whole command "
-             "(scan, harnesses, translation, candidates, solving); peak memory is its largest resident set.",
+             "(siren's kernel model before Whoop's `Model/`). *entry points (left out, alone)*: found, left out "
+             "(no fresh argument), with code siren cannot model (their pairs get harnesses of their own); "
+             "*pairs (together)*: all pairs, those in the harness of every pair (docs/drivers.md); *no candidate*: "
+             "pairs (or the harness of every pair) without a lockset candidate (one `.../program` NO_RACE line); "
+             "*warnings*: the candidates of the harness of every pair (two places in the driver, for all its "
+             "pairs at once) and of the pairs' own harnesses outside it, answered RACE (also where a pair's own "
+             "harness raced on the same two places) / NO_RACE / NO_RACE up to bound (median bound) / UNKNOWN "
+             "(whole-pair: pairs whose harness siren cannot model); *not reached*: UNKNOWN warnings whose turn "
+             "did not come before the driver's time limit; *pair races*: distinct place pairs raced in the "
+             "pairs' own harnesses; *reason*: the most common reason of the other UNKNOWN lines. Wall time is "
+             "the whole command (scan, harnesses, translation, candidates, solving); peak memory is its largest "
+             "resident set.",
              "",
-             "| driver | lines | entry points (left out) | pairs | pairs answered | no candidate | warnings | RACE "
-             "| NO_RACE | NO_RACE up to bound (median) | UNKNOWN (whole-pair) | not reached | wall s | peak MB | most common UNKNOWN reason |",
+             "| driver | lines | entry points (left out, alone) | pairs (together) | no candidate | warnings | RACE "
+             "| NO_RACE | NO_RACE up to bound (median) | UNKNOWN (whole-pair) | not reached | pair races | wall s | peak MB | most common UNKNOWN reason |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
     for r in rows:
         reason = r["reason"] or r["error"]
-        table.append(f"| {r['driver']} | {r['lines']} | {r['entries']} ({r['left_out']}) | {r['pairs']} | "
-                     f"{r['answered_pairs']} | {r['no_candidate']} | {r['warnings']} | {r['race']} | "
-                     f"{r['no_race'] - r['no_candidate']} | {r['bounded']} ({r['median_bound']}) | "
-                     f"{r['unknown']} ({r['program_unknown']}) | {r['not_reached']} | {r['wall']:.0f} | {r['peak_mb']:.0f} | {reason} |")
+        table.append(f"| {r['driver']} | {r['lines']} | {r['entries']} ({r['left_out']}, {r['alone']}) | "
+                     f"{r['pairs']} ({r['together_pairs']}) | {r['no_candidate']} | {r['warnings']} | {r['race']} | "
+                     f"{r['no_race']} | {r['bounded']} ({r['median_bound']}) | "
+                     f"{r['unknown']} ({r['program_unknown']}) | {r['not_reached']} | {r['pair_races']} | "
+                     f"{r['wall']:.0f} | {r['peak_mb']:.0f} | {reason} |")
     tot = lambda k: sum(r[k] for r in rows)
-    table.append(f"| **total** | {tot('lines')} | {tot('entries')} ({tot('left_out')}) | {tot('pairs')} | "
-                 f"{tot('answered_pairs')} | {tot('no_candidate')} | {tot('warnings')} | {tot('race')} | "
-                 f"{tot('no_race') - tot('no_candidate')} | {tot('bounded')} | "
-                 f"{tot('unknown')} ({tot('program_unknown')}) | {tot('not_reached')} | {sum(r['wall'] for r in rows):.0f} | | |")
-    decided = tot('race') + tot('no_race') - tot('no_candidate') + tot('bounded')
+    table.append(f"| **total** | {tot('lines')} | {tot('entries')} ({tot('left_out')}, {tot('alone')}) | "
+                 f"{tot('pairs')} ({tot('together_pairs')}) | {tot('no_candidate')} | {tot('warnings')} | {tot('race')} | "
+                 f"{tot('no_race')} | {tot('bounded')} | "
+                 f"{tot('unknown')} ({tot('program_unknown')}) | {tot('not_reached')} | {tot('pair_races')} | "
+                 f"{sum(r['wall'] for r in rows):.0f} | | |")
+    decided = tot('race') + tot('no_race') + tot('bounded')
     table.append("")
     table.append(f"Warnings decided (RACE, NO_RACE, NO_RACE up to bound): {decided} of {tot('warnings')}"
-                 f" ({100.0 * decided / max(1, tot('warnings')):.0f}%); pairs decided without a warning: "
+                 f" ({100.0 * decided / max(1, tot('warnings')):.0f}%); pairs without a candidate: "
                  f"{tot('no_candidate')} of {tot('pairs')}.")
     table += ["", END]
     md = ROOT / "benchmarks" / "DRIVERS.md"

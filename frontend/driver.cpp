@@ -38,8 +38,28 @@ class EntryFinder : public RecursiveASTVisitor<EntryFinder> {
     return true;
   }
 
+  // Every function with a body, with its direct callees (DriverScan::functions).
+  std::vector<DriverFunction> functions;
+
+  bool TraverseFunctionDecl(FunctionDecl* fd) {
+    const std::size_t saved = current_;
+    if (fd->doesThisDeclarationHaveABody()) {
+      const PresumedLoc b = sm_.getPresumedLoc(sm_.getExpansionLoc(fd->getBeginLoc()));
+      const PresumedLoc e = sm_.getPresumedLoc(sm_.getExpansionLoc(fd->getEndLoc()));
+      if (b.isValid() && e.isValid()) {
+        functions.push_back({fd->getNameAsString(), b.getFilename(), b.getLine(), e.getLine(), {}});
+        current_ = functions.size() - 1;
+      }
+    }
+    const bool r = RecursiveASTVisitor::TraverseFunctionDecl(fd);
+    current_ = saved;
+    return r;
+  }
+
   bool VisitCallExpr(CallExpr* ce) {
     callees_.insert(ce->getCallee()->IgnoreParenImpCasts());
+    if (const FunctionDecl* callee = ce->getDirectCallee(); callee && current_ != kNone)
+      functions[current_].callees.push_back(callee->getNameAsString());
     // An interrupt handler, a timer, work item or tasklet function: the kernel runs one of
     // these at a time (an interrupt line is masked while its handler runs; a timer, a work
     // item and a tasklet are not re-entered), so it is not paired with itself.
@@ -179,6 +199,8 @@ class EntryFinder : public RecursiveASTVisitor<EntryFinder> {
   SourceManager& sm_;
   FileID main_;
   std::set<const Expr*> callees_;
+  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  std::size_t current_ = kNone;  // the function whose body is being traversed
 };
 
 // Fresh arguments. A pointer to a complete struct, a scalar or an array gets a new heap object
@@ -340,6 +362,7 @@ DriverScan scan_driver(const std::string& path, const FrontendOptions& options) 
   f.TraverseDecl(ctx.getTranslationUnitDecl());
   s.init = f.init_var_fn;
   s.exit = f.exit_var_fn;
+  s.functions = std::move(f.functions);
   DriverTypes types;
   types.used = f.used_fields;
   for (const auto& [d, t] : f.void_as)
@@ -387,6 +410,54 @@ DriverScan scan_driver(const std::string& path, const FrontendOptions& options) 
   return s;
 }
 
+namespace {
+
+// A fresh argument's text with its objects' names "siren_t@..." renamed to "NAME...".
+std::string renamed(std::string text, const std::string& name) {
+  for (std::size_t at = text.find("siren_t@"); at != std::string::npos; at = text.find("siren_t@", at + name.size()))
+    text.replace(at, 8, name);
+  return text;
+}
+
+// The includes and the file-scope declarations every harness has (the device's data, the
+// net_device with its private area); `device` gets the statements of main that make the
+// device's object.
+std::string harness_head(const std::string& driver_path, const DriverScan& s, std::string& device) {
+  // siren_kernel.h (kernel/include): the pthread declarations, without glibc's <pthread.h>,
+  // whose types clash with a kernel's.
+  std::string out = "#include <siren_kernel.h>\n";
+  out += fmt::format("#include \"{}\"\n\n", driver_path);
+  if (!s.netdev_decl.empty()) out += s.netdev_decl + "\n";
+  if (!s.device.empty()) {  // the one device's data (kernel/include/linux/device.h)
+    for (const std::string& d : s.device_decls) out += d + "\n";
+    for (const std::string& st : s.device_setup) device += "  " + st + "\n";
+    device += fmt::format("  __siren_drvdata = {};  /* the driver data of the one device ({}) */\n", kDevice, s.device);
+  }
+  return out;
+}
+
+// The end of main: init (the harness stops when the module does not load), the two threads,
+// exit.
+std::string harness_run(const DriverScan& s) {
+  std::string out;
+  if (!s.init.empty())
+    out += s.init_returns_int ? fmt::format("  if ({}() != 0) return 0;  /* the module did not load */\n", s.init)
+                              : fmt::format("  {}();\n", s.init);
+  out += "  pthread_t t1, t2;\n  pthread_create(&t1, 0, siren_thread_1, 0);\n"
+         "  pthread_create(&t2, 0, siren_thread_2, 0);\n  pthread_join(t1, 0);\n  pthread_join(t2, 0);\n";
+  if (!s.exit.empty()) out += fmt::format("  {}();\n", s.exit);
+  out += "  return 0;\n}\n";
+  return out;
+}
+
+std::string call_of(const DriverEntry& e, const std::string& name) {
+  std::string call = e.name + "(";
+  for (std::size_t i = 0; i < e.args.size(); ++i) call += (i ? ", " : "") + renamed(e.args[i], name);
+  return call + ")";
+}
+
+}  // namespace
+
 std::string driver_harness(const std::string& driver_path, const DriverScan& s, std::size_t a, std::size_t b) {
   const DriverEntry& ea = s.entries.at(a);
   const DriverEntry& eb = s.entries.at(b);
@@ -394,36 +465,20 @@ std::string driver_harness(const std::string& driver_path, const DriverScan& s, 
       "/* siren triage --driver: the harness of entry points {} || {} (docs/drivers.md).\n"
       "   {}: {}\n   {}: {} */\n",
       ea.name, eb.name, ea.name, ea.where, eb.name, eb.where);
-  // siren_kernel.h (kernel/include): the pthread declarations, without glibc's <pthread.h>,
-  // whose types clash with a kernel's.
-  out += "#include <siren_kernel.h>\n";
-  out += fmt::format("#include \"{}\"\n\n", driver_path);
+  std::string device;
+  out += harness_head(driver_path, s, device);
   // The fresh objects of thread k's arguments are made by main before init (no thread runs
   // yet: create/join order keeps those steps apart from every other), their names numbered
   // by the thread (siren_t1_arg0_0, ...).
-  auto numbered = [](std::string s, int k) {
-    for (std::size_t at = s.find("siren_t@"); at != std::string::npos; at = s.find("siren_t@", at))
-      s.replace(at + 7, 1, std::to_string(k));
-    return s;
-  };
   std::string setup;
   auto thread = [&](const DriverEntry& e, int k) {
-    std::string call = e.name + "(";
-    for (std::size_t i = 0; i < e.args.size(); ++i) call += (i ? ", " : "") + numbered(e.args[i], k);
-    call += ")";
+    const std::string name = fmt::format("siren_t{}", k);
     std::string decls;
-    for (const std::string& d : e.decls) decls += numbered(d, k) + "\n";
-    for (const std::string& st : e.setup) setup += "  " + numbered(st, k) + "\n";
+    for (const std::string& d : e.decls) decls += renamed(d, name) + "\n";
+    for (const std::string& st : e.setup) setup += "  " + renamed(st, name) + "\n";
     return fmt::format("{}static void *siren_thread_{}(void *unused) {{\n  (void)unused;\n  {};\n  return 0;\n}}\n\n",
-                       decls, k, call);
+                       decls, k, call_of(e, name));
   };
-  if (!s.netdev_decl.empty()) out += s.netdev_decl + "\n";
-  std::string device;
-  if (!s.device.empty()) {  // the one device's data (kernel/include/linux/device.h)
-    for (const std::string& d : s.device_decls) out += d + "\n";
-    for (const std::string& st : s.device_setup) device += "  " + st + "\n";
-    device += fmt::format("  __siren_drvdata = {};  /* the driver data of the one device ({}) */\n", kDevice, s.device);
-  }
   out += thread(ea, 1);
   out += thread(eb, 2);
   // An argument of thread 2 may be the object of thread 1's argument of the same struct type
@@ -432,20 +487,103 @@ std::string driver_harness(const std::string& driver_path, const DriverScan& s, 
     if (j >= eb.shares.size() || eb.shares[j].empty()) continue;
     for (std::size_t i = 0; i < ea.args.size(); ++i)
       if (i < ea.shares.size() && ea.shares[i] == eb.shares[j]) {
-        const std::string mine = numbered(eb.args[j], 2);
+        const std::string mine = renamed(eb.args[j], "siren_t2");
         setup += fmt::format("  {} = __VERIFIER_nondet_bool() ? {} : {};  /* one {} or two */\n", mine,
-                             numbered(ea.args[i], 1), mine, eb.shares[j]);
+                             renamed(ea.args[i], "siren_t1"), mine, eb.shares[j]);
         break;
       }
   }
-  out += "int main(void) {\n" + device + setup;
-  if (!s.init.empty())
-    out += s.init_returns_int ? fmt::format("  if ({}() != 0) return 0;  /* the module did not load */\n", s.init)
-                              : fmt::format("  {}();\n", s.init);
-  out += "  pthread_t t1, t2;\n  pthread_create(&t1, 0, siren_thread_1, 0);\n"
-         "  pthread_create(&t2, 0, siren_thread_2, 0);\n  pthread_join(t1, 0);\n  pthread_join(t2, 0);\n";
-  if (!s.exit.empty()) out += fmt::format("  {}();\n", s.exit);
-  out += "  return 0;\n}\n";
+  return out + "int main(void) {\n" + device + setup + harness_run(s);
+}
+
+std::string driver_harness_all(const std::string& driver_path, const DriverScan& s,
+                               const std::vector<std::size_t>& entries) {
+  const std::size_t n = entries.size();
+  std::string out =
+      "/* siren triage --driver: the harness of every pair of these entry points at once (docs/drivers.md):\n"
+      "   thread 1 runs entry point siren_ep1, thread 2 entry point siren_ep2 (siren_ep1 <= siren_ep2).\n";
+  for (std::size_t x = 0; x < n; ++x)
+    out += fmt::format("   {}: {}: {}\n", x, s.entries.at(entries[x]).name, s.entries.at(entries[x]).where);
+  out += "*/\n";
+  std::string device;
+  out += harness_head(driver_path, s, device);
+  // Thread k's arguments for entry point x are siren_tK_eX_...; main makes those of the two
+  // chosen entry points only.
+  auto name = [](int k, std::size_t x) { return fmt::format("siren_t{}_e{}", k, x); };
+  for (int k = 1; k <= 2; ++k)
+    for (std::size_t x = 0; x < n; ++x)
+      for (const std::string& d : s.entries[entries[x]].decls) out += renamed(d, name(k, x)) + "\n";
+  out += "static int siren_ep1, siren_ep2;  /* the entry points of threads 1 and 2 */\n\n";
+  for (int k = 1; k <= 2; ++k) {
+    out += fmt::format("static void *siren_thread_{0}(void *unused) {{\n  (void)unused;\n  switch (siren_ep{0}) {{\n", k);
+    for (std::size_t x = 0; x < n; ++x)
+      out += fmt::format("  case {}: {}; break;\n", x, call_of(s.entries[entries[x]], name(k, x)));
+    out += "  }\n  return 0;\n}\n\n";
+  }
+  out += "int main(void) {\n" + device;
+  out += fmt::format("  siren_ep1 = __VERIFIER_nondet_int();\n  __VERIFIER_assume(0 <= siren_ep1 && siren_ep1 < {});\n", n);
+  out += fmt::format("  siren_ep2 = __VERIFIER_nondet_int();\n  __VERIFIER_assume(siren_ep1 <= siren_ep2 && siren_ep2 < {});\n",
+                     n);
+  for (std::size_t x = 0; x < n; ++x)
+    if (const DriverEntry& e = s.entries[entries[x]]; !e.serial.empty())
+      out += fmt::format("  __VERIFIER_assume(siren_ep1 != {0} || siren_ep2 != {0});  /* {1}: {2}, not beside itself */\n",
+                         x, e.name, e.serial);
+  for (int k = 1; k <= 2; ++k)
+    for (std::size_t x = 0; x < n; ++x) {
+      const DriverEntry& e = s.entries[entries[x]];
+      if (e.setup.empty()) continue;
+      out += fmt::format("  if (siren_ep{} == {}) {{\n", k, x);
+      for (const std::string& st : e.setup) out += "    " + renamed(st, name(k, x)) + "\n";
+      out += "  }\n";
+    }
+  // As in a pair's harness: an argument of thread 2 may be the object of thread 1's first
+  // argument of the same struct type, or its own.
+  std::vector<std::string> types;
+  for (std::size_t x = 0; x < n; ++x)
+    for (const std::string& t : s.entries[entries[x]].shares)
+      if (!t.empty() && std::find(types.begin(), types.end(), t) == types.end()) types.push_back(t);
+  for (std::size_t t = 0; t < types.size(); ++t) {
+    std::string from, to;
+    for (std::size_t x = 0; x < n; ++x) {
+      const DriverEntry& e = s.entries[entries[x]];
+      bool first = true;
+      for (std::size_t i = 0; i < e.args.size() && i < e.shares.size(); ++i) {
+        if (e.shares[i] != types[t]) continue;
+        if (first) from += fmt::format("  if (siren_ep1 == {}) siren_one_{} = {};\n", x, t, renamed(e.args[i], name(1, x)));
+        first = false;
+        to += fmt::format("  if (siren_ep2 == {0} && siren_one_{1} && __VERIFIER_nondet_bool()) {2} = siren_one_{1};\n", x, t,
+                          renamed(e.args[i], name(2, x)));
+      }
+    }
+    if (!from.empty() && !to.empty())
+      out += fmt::format("  void *siren_one_{} = 0;  /* one {} or two */\n", t, types[t]) + from + to;
+  }
+  return out + harness_run(s);
+}
+
+std::vector<std::size_t> entries_reaching(const DriverScan& s, const std::string& file, unsigned line) {
+  std::map<std::string, const DriverFunction*> by_name;
+  std::string target;
+  for (const DriverFunction& f : s.functions) {
+    by_name.emplace(f.name, &f);
+    if (f.file == file && f.first <= line && line <= f.last) target = f.name;
+  }
+  std::vector<std::size_t> out;
+  if (target.empty()) return out;
+  for (std::size_t e = 0; e < s.entries.size(); ++e) {
+    std::set<std::string> seen{s.entries[e].name};
+    std::vector<std::string> todo{s.entries[e].name};
+    bool reaches = false;
+    while (!todo.empty() && !reaches) {
+      const std::string f = todo.back();
+      todo.pop_back();
+      if (f == target) reaches = true;
+      if (const auto it = by_name.find(f); it != by_name.end())
+        for (const std::string& c : it->second->callees)
+          if (seen.insert(c).second) todo.push_back(c);
+    }
+    if (reaches) out.push_back(e);
+  }
   return out;
 }
 

@@ -73,7 +73,8 @@ FrontendResult translate_file(const std::string& path, const FrontendOptions& op
 // module init function, then the functions it registered (in operations structs, timers, work
 // items, interrupt handlers: every function of the driver's file whose address is taken) from
 // any number of threads, then its exit function. scan_driver finds them; driver_harness writes
-// the C program that closes the driver for one pair of entry points (Whoop's harness).
+// the C program that closes the driver for one pair of entry points (Whoop's harness), and
+// driver_harness_all the one for every pair at once (each thread chooses its entry point).
 
 struct DriverEntry {
   std::string name;               // the C function
@@ -86,6 +87,14 @@ struct DriverEntry {
   std::vector<std::string> shares;
   std::string unsupported;        // non-empty: a parameter the harness cannot make (the entry is left out)
   std::string serial;             // non-empty: why the kernel never runs it beside itself (no self pair)
+};
+
+/// A function with a body in the driver's translation unit (the driver's, the kernel model's),
+/// for the call graph: which entry points reach the place of an unsupported construct.
+struct DriverFunction {
+  std::string name, file;     // file as diagnostics spell it
+  unsigned first = 0, last = 0;  // lines of its definition
+  std::vector<std::string> callees;  // called directly
 };
 
 struct DriverScan {
@@ -101,6 +110,7 @@ struct DriverScan {
   /// The struct of a fresh `struct net_device` and the room behind it that netdev_priv()
   /// gives ("" when the driver calls no netdev_priv).
   std::string netdev_decl;
+  std::vector<DriverFunction> functions;
 };
 
 DriverScan scan_driver(const std::string& path, const FrontendOptions& options = {});
@@ -109,5 +119,16 @@ DriverScan scan_driver(const std::string& path, const FrontendOptions& options =
 /// `driver_path` (an absolute path), runs init (stops when it fails), starts the two threads with
 /// fresh arguments, joins them and runs exit.
 std::string driver_harness(const std::string& driver_path, const DriverScan& s, std::size_t a, std::size_t b);
+
+/// The harness for every pair of `entries` (indices into s.entries) at once: main chooses
+/// thread 1's entry point siren_ep1 and thread 2's siren_ep2 (positions in `entries`, ep1 <=
+/// ep2, a serial entry not beside itself), makes the fresh arguments of those two, runs init,
+/// the two threads and exit. Its executions are those of the pairs' harnesses together.
+std::string driver_harness_all(const std::string& driver_path, const DriverScan& s,
+                               const std::vector<std::size_t>& entries);
+
+/// The entries (indices into s.entries) that call, directly or not, the function whose
+/// definition holds file:line (none when no function of the scan holds it).
+std::vector<std::size_t> entries_reaching(const DriverScan& s, const std::string& file, unsigned line);
 
 }  // namespace siren::frontend

@@ -56,8 +56,14 @@ Manifest read_manifest(const std::string& path) {
           for (const auto& a : v)
             if (!a.is_string()) bad = "\"clang_args\" must be an array of strings";
             else item.clang_args.push_back(a.get<std::string>());
+      } else if (key == "entry_points") {
+        if (!v.is_array()) bad = "\"entry_points\" must be an array of strings";
+        else
+          for (const auto& a : v)
+            if (!a.is_string()) bad = "\"entry_points\" must be an array of strings";
+            else item.entry_points.push_back(a.get<std::string>());
       } else {
-        bad = "unknown key \"" + key + "\" (known: program, warnings, clang_args, id)";
+        bad = "unknown key \"" + key + "\" (known: program, warnings, clang_args, id, entry_points)";
       }
       if (!bad.empty()) break;
     }

@@ -1,6 +1,6 @@
 // The manifest of a code-base triage (`siren triage --manifest FILE`): JSON lines, one program
-// per line, `{"program": P, "warnings": W, "clang_args": [..], "id": PREFIX}` with only
-// `program` required. Relative paths are relative to the manifest's directory; without
+// per line, `{"program": P, "warnings": W, "clang_args": [..], "id": PREFIX, "entry_points":
+// [..]}` with only `program` required. Relative paths are relative to the manifest's directory; without
 // `warnings` the program's lockset candidate pairs are triaged. A bad line (malformed JSON, an
 // unknown key, a value of the wrong type, a missing file, an id prefix used twice) is a
 // ManifestError naming the line, and the other lines still count: the caller reports it and
@@ -19,6 +19,9 @@ struct ManifestItem {
   std::vector<std::string> clang_args;
   /// Prefix of the item's result ids ("PREFIX/WARNING-ID"): `id`, or `program` as written.
   std::string prefix;
+  /// A driver harness of many pairs (`siren triage --driver`, docs/drivers.md): its entry points
+  /// by the value of its choice variables siren_ep1 and siren_ep2; a RACE line names the two.
+  std::vector<std::string> entry_points;
 };
 
 struct ManifestError {

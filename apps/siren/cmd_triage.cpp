@@ -72,6 +72,26 @@ std::string answer_line(const race::Warning& w, const std::string& program, cons
 
 namespace {
 
+// The entry points a race of a driver's harness of many pairs ran: the last values of its
+// choice variables siren_ep1 and siren_ep2 in the schedule (race::ManifestItem::entry_points).
+nlohmann::ordered_json chosen_entry_points(const TriageItem& item, const nlohmann::ordered_json& witness) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const char* var : {"siren_ep1", "siren_ep2"}) {
+    std::string name = "?";
+    for (const auto& step : witness["schedule"])
+      if (step.contains("values") && step["values"].contains(var)) {
+        const auto& v = step["values"][var];
+        const std::string text = v.is_string() ? v.get<std::string>() : v.dump();
+        char* end = nullptr;
+        const long x = std::strtol(text.c_str(), &end, 10);
+        if (end != text.c_str() && x >= 0 && static_cast<std::size_t>(x) < item.entry_points.size())
+          name = item.entry_points[static_cast<std::size_t>(x)];
+      }
+    out.push_back(name);
+  }
+  return out;
+}
+
 // The programs of this run with their warnings (ids made unique across a manifest's items);
 // a bad manifest line or program is reported (one line naming it) and left out.
 std::vector<TriageItem> load_items(const TriageArgs& a, bool& input_error,
@@ -147,6 +167,7 @@ std::vector<TriageItem> load_items(const TriageArgs& a, bool& input_error,
     it.program = mi.program;
     it.line = mi.line;
     it.named = true;
+    it.entry_points = mi.entry_points;
     it.front = a.front;
     it.front.clang_args.insert(it.front.clang_args.end(), mi.clang_args.begin(), mi.clang_args.end());
     if (a.total_timeout > 0 &&
@@ -331,6 +352,7 @@ int run_triage(const TriageArgs& a) {
         }
       }
       if (lv && lv->needed && witness.is_object()) witness["native_confirmation"] = library_values_json(*lv);
+      if (witness.is_object() && !item.entry_points.empty()) witness["entry_points"] = chosen_entry_points(item, witness);
       return answer_line(*t.warning, named, t.verdict, t.race ? t.race->bound : 0, t.race ? t.race->seconds : 0.0,
                          witness, t.reason);
     };

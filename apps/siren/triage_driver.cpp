@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 
 namespace siren::app {
 
@@ -92,34 +93,97 @@ int prepare_driver(TriageArgs& a) {
                                  {"exit", scan.exit},
                                  {"kernel_model", kernel},
                                  {"entry_points", entries}};
+  if (a.front.readonly_file.empty()) a.front.readonly_file = (fs::path(kernel).parent_path() / "readonly.txt").string();
+
+  // One harness for every pair at once (driver_harness_all): a driver's pairs share its code,
+  // and one translation and one deepening answer them all. An entry point whose code siren
+  // cannot model (an unsupported construct in a function it calls) would make that harness
+  // UNKNOWN: it is left out of it, found by the call graph from the construct's place, and its
+  // pairs get harnesses of their own; where the place is no entry point's (init, exit), every
+  // pair gets its own harness.
+  std::vector<std::size_t> together = usable;
+  FrontArgs front = a.front;
+  front.includes.clear();
+  front.clang_args.insert(front.clang_args.end(), includes.begin(), includes.end());
+  const std::string all_name = "all_entry_points.c";
+  const std::string all_path = (fs::path(dir) / all_name).string();
+  while (together.size() > 1) {
+    std::ofstream((all_path), std::ios::trunc) << frontend::driver_harness_all(driver, scan, together);
+    const LoadedModel lm = load_model(all_path, front);
+    if (lm.tm) break;
+    std::smatch at;
+    static const std::regex kAt("^(.*):([0-9]+):[0-9]+: ");
+    std::vector<std::size_t> out;
+    if (lm.unknown && std::regex_search(*lm.unknown, at, kAt))
+      out = frontend::entries_reaching(scan, at[1].str(), static_cast<unsigned>(std::stoul(at[2].str())));
+    std::vector<std::size_t> kept;
+    for (std::size_t e : together)
+      if (std::find(out.begin(), out.end(), e) == out.end()) kept.push_back(e);
+    if (kept.size() == together.size()) {  // not an entry point's code (or an input error): every pair alone
+      together.clear();
+      break;
+    }
+    for (std::size_t e : together)
+      if (std::find(kept.begin(), kept.end(), e) == kept.end()) {
+        for (auto& en : entries)
+          if (en["name"] == scan.entries[e].name) en["alone"] = lm.unknown ? *lm.unknown : std::string("unsupported");
+        if (!a.quiet)
+          std::fprintf(stderr, "siren: %s: entry point %s gets harnesses of its own: %s\n", a.driver.c_str(),
+                       scan.entries[e].name.c_str(), lm.unknown ? lm.unknown->c_str() : "unsupported");
+      }
+    together = std::move(kept);
+  }
+  if (together.size() <= 1) together.clear();
+  info["entry_points"] = entries;  // with the `alone` reasons
+  std::error_code rm;
+  if (together.empty()) fs::remove(all_path, rm);
+
   const std::string manifest = (fs::path(dir) / "manifest.jsonl").string();
   std::ofstream m(manifest, std::ios::trunc);
-  std::size_t pairs = 0;
-  for (std::size_t x = 0; x < usable.size(); ++x)
-    for (std::size_t y = x; y < usable.size(); ++y) {
-      const auto& ea = scan.entries[usable[x]];
-      const auto& eb = scan.entries[usable[y]];
-      if (x == y && !ea.serial.empty()) continue;  // an interrupt handler, timer, work item, tasklet
-      const std::string name = harness_name(usable[x], usable[y], ea.name, eb.name);
-      std::ofstream h((fs::path(dir) / name).string(), std::ios::trunc);
-      h << frontend::driver_harness(driver, scan, usable[x], usable[y]);
-      nlohmann::ordered_json line = {{"program", name}, {"clang_args", includes}, {"id", ea.name + "|" + eb.name}};
-      m << line.dump() << "\n";
-      ++pairs;
-    }
+  std::size_t pairs = 0, alone = 0;
+  if (!together.empty()) {
+    nlohmann::ordered_json names = nlohmann::ordered_json::array();
+    for (std::size_t e : together) names.push_back(scan.entries[e].name);
+    nlohmann::ordered_json line = {
+        {"program", all_name}, {"clang_args", includes}, {"id", "all"}, {"entry_points", names}};
+    m << line.dump() << "\n";
+    info["together"] = names;
+  }
+  // Then the pairs with an entry point left out of it, then the others, each in a harness of
+  // its own: a pair's harness is smaller, so its search goes deeper in the time left (a race
+  // the harness of every pair does not reach in time; docs/drivers.md).
+  auto in_together = [&](std::size_t e) { return std::find(together.begin(), together.end(), e) != together.end(); };
+  for (const bool second_pass : {false, true})
+    for (std::size_t x = 0; x < usable.size(); ++x)
+      for (std::size_t y = x; y < usable.size(); ++y) {
+        const auto& ea = scan.entries[usable[x]];
+        const auto& eb = scan.entries[usable[y]];
+        if (x == y && !ea.serial.empty()) continue;  // an interrupt handler, timer, work item, tasklet
+        const bool both = in_together(usable[x]) && in_together(usable[y]);
+        if (both != second_pass) continue;
+        ++pairs;
+        alone += both ? 0 : 1;
+        const std::string name = harness_name(usable[x], usable[y], ea.name, eb.name);
+        std::ofstream h((fs::path(dir) / name).string(), std::ios::trunc);
+        h << frontend::driver_harness(driver, scan, usable[x], usable[y]);
+        nlohmann::ordered_json line = {{"program", name}, {"clang_args", includes}, {"id", ea.name + "|" + eb.name}};
+        m << line.dump() << "\n";
+      }
   info["pairs"] = pairs;
+  info["pairs_alone"] = alone;
   std::ofstream((fs::path(dir) / "driver.json").string(), std::ios::trunc) << info.dump(2) << "\n";
   if (!m) {
     std::fprintf(stderr, "siren: %s: cannot write the manifest\n", manifest.c_str());
     return kExitInputError;
   }
   if (!a.quiet)
-    std::fprintf(stderr, "siren: %s: init %s, exit %s, %zu entry points (%zu left out), %zu pairs; harnesses in %s\n",
+    std::fprintf(stderr,
+                 "siren: %s: init %s, exit %s, %zu entry points (%zu left out), %zu pairs (%zu in one harness, "
+                 "%zu not); harnesses in %s\n",
                  a.driver.c_str(), scan.init.empty() ? "(none)" : scan.init.c_str(),
                  scan.exit.empty() ? "(none)" : scan.exit.c_str(), scan.entries.size(),
-                 scan.entries.size() - usable.size(), pairs, dir.c_str());
+                 scan.entries.size() - usable.size(), pairs, pairs - alone, alone, dir.c_str());
   a.manifest = manifest;
-  if (a.front.readonly_file.empty()) a.front.readonly_file = (fs::path(kernel).parent_path() / "readonly.txt").string();
   a.front.includes.clear();  // in the manifest's lines, after the kernel model
   return 0;
 }

@@ -47,6 +47,7 @@ struct TriageItem {
   std::string program;
   unsigned line = 0;          // manifest line; 0: the single --program
   bool named = false;         // result lines name the program (manifest items)
+  std::vector<std::string> entry_points;  // race::ManifestItem::entry_points
   FrontArgs front;
   LoadedModel lm;
   /// A manifest item's model is released once its candidates are known and translated again
