@@ -38,8 +38,21 @@ class EntryFinder : public RecursiveASTVisitor<EntryFinder> {
     return true;
   }
 
-  // Every function with a body, with its direct callees (DriverScan::functions).
+  // The parameters' shape a call through a pointer is matched by (as Translator::pointer_targets
+  // does: void, pointer, or other, per parameter).
+  static std::string shape(const std::vector<QualType>& ts) {
+    std::string out;
+    for (QualType t : ts) {
+      t = t.getCanonicalType();
+      out += t->isVoidType() ? '0' : (t->isPointerType() || t->isArrayType() || t->isFunctionType()) ? '1' : '2';
+    }
+    return out;
+  }
+
+  // Every function with a body, with its direct callees (DriverScan::functions), and the
+  // functions whose address is taken.
   std::vector<DriverFunction> functions;
+  std::map<std::string, std::string> address_taken;
 
   bool TraverseFunctionDecl(FunctionDecl* fd) {
     const std::size_t saved = current_;
@@ -58,8 +71,14 @@ class EntryFinder : public RecursiveASTVisitor<EntryFinder> {
 
   bool VisitCallExpr(CallExpr* ce) {
     callees_.insert(ce->getCallee()->IgnoreParenImpCasts());
-    if (const FunctionDecl* callee = ce->getDirectCallee(); callee && current_ != kNone)
-      functions[current_].callees.push_back(callee->getNameAsString());
+    if (current_ != kNone) {
+      if (const FunctionDecl* callee = ce->getDirectCallee()) functions[current_].callees.push_back(callee->getNameAsString());
+      else {
+        std::vector<QualType> args;
+        for (const Expr* a : ce->arguments()) args.push_back(a->getType());
+        functions[current_].indirect.insert(shape(args));
+      }
+    }
     // An interrupt handler, a timer, work item or tasklet function: the kernel runs one of
     // these at a time (an interrupt line is masked while its handler runs; a timer, a work
     // item and a tasklet are not re-entered), so it is not paired with itself.
@@ -133,6 +152,11 @@ class EntryFinder : public RecursiveASTVisitor<EntryFinder> {
   bool VisitDeclRefExpr(DeclRefExpr* dr) {
     const auto* fd = dyn_cast<FunctionDecl>(dr->getDecl());
     if (!fd || callees_.count(dr)) return true;
+    if (const FunctionDecl* def = fd->getDefinition(); def && !def->isVariadic()) {
+      std::vector<QualType> params;
+      for (const ParmVarDecl* p : def->parameters()) params.push_back(p->getType());
+      address_taken.emplace(fd->getNameAsString(), shape(params));
+    }
     note(fd, "address taken at " + at(dr->getExprLoc()));
     return true;
   }
@@ -363,6 +387,7 @@ DriverScan scan_driver(const std::string& path, const FrontendOptions& options) 
   s.init = f.init_var_fn;
   s.exit = f.exit_var_fn;
   s.functions = std::move(f.functions);
+  s.address_taken = std::move(f.address_taken);
   DriverTypes types;
   types.used = f.used_fields;
   for (const auto& [d, t] : f.void_as)
@@ -574,13 +599,16 @@ std::vector<std::size_t> entries_reaching(const DriverScan& s, const std::string
     std::set<std::string> seen{s.entries[e].name};
     std::vector<std::string> todo{s.entries[e].name};
     bool reaches = false;
+    const auto taken = s.address_taken.find(target);
     while (!todo.empty() && !reaches) {
       const std::string f = todo.back();
       todo.pop_back();
       if (f == target) reaches = true;
-      if (const auto it = by_name.find(f); it != by_name.end())
+      if (const auto it = by_name.find(f); it != by_name.end()) {
+        if (taken != s.address_taken.end() && it->second->indirect.count(taken->second)) reaches = true;
         for (const std::string& c : it->second->callees)
           if (seen.insert(c).second) todo.push_back(c);
+      }
     }
     if (reaches) out.push_back(e);
   }

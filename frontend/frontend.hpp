@@ -3,6 +3,7 @@
 
 #include "ir/program.hpp"
 
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -95,6 +96,7 @@ struct DriverFunction {
   std::string name, file;     // file as diagnostics spell it
   unsigned first = 0, last = 0;  // lines of its definition
   std::vector<std::string> callees;  // called directly
+  std::set<std::string> indirect;    // the shapes of its calls through a pointer (a letter per argument: void, pointer, other)
 };
 
 struct DriverScan {
@@ -111,6 +113,9 @@ struct DriverScan {
   /// gives ("" when the driver calls no netdev_priv).
   std::string netdev_decl;
   std::vector<DriverFunction> functions;
+  /// Functions whose address is taken -> the shape of their parameters: a call through a
+  /// pointer with arguments of that shape may reach them (Translator::pointer_targets).
+  std::map<std::string, std::string> address_taken;
 };
 
 DriverScan scan_driver(const std::string& path, const FrontendOptions& options = {});
@@ -128,7 +133,8 @@ std::string driver_harness_all(const std::string& driver_path, const DriverScan&
                                const std::vector<std::size_t>& entries);
 
 /// The entries (indices into s.entries) that call, directly or not, the function whose
-/// definition holds file:line (none when no function of the scan holds it).
+/// definition holds file:line (none when no function of the scan holds it); a call through a
+/// function pointer may reach every function whose address is taken with parameters of its shape.
 std::vector<std::size_t> entries_reaching(const DriverScan& s, const std::string& file, unsigned line);
 
 }  // namespace siren::frontend

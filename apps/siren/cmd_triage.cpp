@@ -543,9 +543,11 @@ void add_triage_command(CLI::App& app, int& exit_code) {
   auto* driver = cmd->add_option("--driver", args->driver,
                                  "A Linux driver (no main; docs/drivers.md): its module init and exit functions and "
                                  "its entry points (functions registered in operations structs, timers, work items, "
-                                 "interrupt handlers) are found, one harness per pair of entry points runs init, the "
-                                 "two as threads with fresh arguments, then exit, with siren's kernel model before the "
-                                 "-I directories; the pairs are triaged as a manifest (result ids A|B/ID)")
+                                 "interrupt handlers) are found; a harness runs init, two entry points as threads "
+                                 "with fresh arguments, then exit, with siren's kernel model before the -I "
+                                 "directories: first one harness of every pair at once (result ids all/ID, a RACE "
+                                 "names its pair in witness.entry_points), then one per pair (A|B/ID), triaged as a "
+                                 "manifest")
                      ->excludes(program)
                      ->excludes(manifest);
   cmd->add_option("--emit-harness", args->emit_harness,

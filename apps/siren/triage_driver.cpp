@@ -102,6 +102,16 @@ int prepare_driver(TriageArgs& a) {
   // pairs get harnesses of their own; where the place is no entry point's (init, exit), every
   // pair gets its own harness.
   std::vector<std::size_t> together = usable;
+  // Its frames hold every entry point's code: r8169's 101 (7,200 lines) outgrow 24 GiB in the
+  // points-to and lockset analyses. Past this many, every pair gets its own harness.
+  constexpr std::size_t kMaxTogether = 40;
+  if (together.size() > kMaxTogether) {
+    info["no_harness_of_every_pair"] = fmt::format("more than {} entry points", kMaxTogether);
+    if (!a.quiet)
+      std::fprintf(stderr, "siren: %s: no harness of every pair (each pair gets its own): more than %zu entry points\n",
+                   a.driver.c_str(), kMaxTogether);
+    together.clear();
+  }
   FrontArgs front = a.front;
   front.includes.clear();
   front.clang_args.insert(front.clang_args.end(), includes.begin(), includes.end());
@@ -120,6 +130,11 @@ int prepare_driver(TriageArgs& a) {
     for (std::size_t e : together)
       if (std::find(out.begin(), out.end(), e) == out.end()) kept.push_back(e);
     if (kept.size() == together.size()) {  // not an entry point's code (or an input error): every pair alone
+      const std::string why = lm.unknown ? *lm.unknown : std::string("cannot be translated");
+      info["no_harness_of_every_pair"] = why;
+      if (!a.quiet)
+        std::fprintf(stderr, "siren: %s: no harness of every pair (each pair gets its own): %s\n", a.driver.c_str(),
+                     why.c_str());
       together.clear();
       break;
     }
