@@ -50,18 +50,13 @@ Manifest read_manifest(const std::string& path) {
     for (const auto& [key, v] : j.items()) {
       if (key == "program" || key == "warnings" || key == "id") {
         if (!v.is_string() || v.get<std::string>().empty()) bad = "\"" + key + "\" must be a non-empty string";
-      } else if (key == "clang_args") {
-        if (!v.is_array()) bad = "\"clang_args\" must be an array of strings";
+      } else if (key == "clang_args" || key == "entry_points") {
+        auto& into = key == "clang_args" ? item.clang_args : item.entry_points;
+        if (!v.is_array()) bad = "\"" + key + "\" must be an array of strings";
         else
           for (const auto& a : v)
-            if (!a.is_string()) bad = "\"clang_args\" must be an array of strings";
-            else item.clang_args.push_back(a.get<std::string>());
-      } else if (key == "entry_points") {
-        if (!v.is_array()) bad = "\"entry_points\" must be an array of strings";
-        else
-          for (const auto& a : v)
-            if (!a.is_string()) bad = "\"entry_points\" must be an array of strings";
-            else item.entry_points.push_back(a.get<std::string>());
+            if (!a.is_string()) bad = "\"" + key + "\" must be an array of strings";
+            else into.push_back(a.get<std::string>());
       } else {
         bad = "unknown key \"" + key + "\" (known: program, warnings, clang_args, id, entry_points)";
       }
