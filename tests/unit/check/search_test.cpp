@@ -196,7 +196,7 @@ TEST_CASE("search: invisible steps") {
   CHECK(visible > 0);
 }
 
-TEST_CASE("search: indeterminate heap cells are chosen at their first read; the trace replays") {
+TEST_CASE("search: indeterminate heap cells are chosen at their first read, the trace replays") {
   const ir::ThreadModel tm = model(R"(#include <stdlib.h>
 extern void reach_error(void);
 int main(void) {

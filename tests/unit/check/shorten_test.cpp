@@ -181,7 +181,7 @@ TEST_CASE(
   CHECK(replays_to_violation(*tm, r));
 }
 
-TEST_CASE("shorten_counterexample: never past the deadline; a passed deadline leaves the trace as found") {
+TEST_CASE("shorten_counterexample: never past the deadline, a passed deadline leaves the trace as found") {
   auto tm = test::model_of_text(kSpinner, "shorten-deadline");
   REQUIRE(tm.has_value());
   check::CheckResult r;

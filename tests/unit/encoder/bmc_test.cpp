@@ -138,7 +138,7 @@ int main(void) {
   CHECK(t_exact.verdict == Verdict::Unsafe);
 }
 
-TEST_CASE("an error that needs three created threads; with --threads 3 a limit is UNKNOWN") {
+TEST_CASE("an error that needs three created threads, with --threads 3 a limit is UNKNOWN") {
   const std::string src = prog(R"(
 int a, b, c;
 void *ta(void *arg) { a = 1; return 0; }
@@ -208,7 +208,7 @@ int main(void) {
   CHECK_MESSAGE(safe.verdict == Verdict::Safe, safe.reason);
 }
 
-TEST_CASE("while(1) is SAFE up to the bound; a finishing program is SAFE") {
+TEST_CASE("while(1) is SAFE up to the bound, a finishing program is SAFE") {
   auto r = check_src(prog(R"(
 int x;
 int main(void) { while (1) { x = x + 1; } return 0; })"), 25);

@@ -133,7 +133,7 @@ TEST_CASE("explorer: hand-counted schedules and Mazurkiewicz classes") {
   CHECK(r.control_states.size() == 11);
 }
 
-TEST_CASE("explorer: spin loops terminate by state hashing; cycles disable schedule counting") {
+TEST_CASE("explorer: spin loops terminate by state hashing, cycles disable schedule counting") {
   // t: flag = 1.  main: create(t); while (flag == 0) {} ; assert(flag == 1)
   ProgBuilder b;
   ObjectId flag = b.global("flag");

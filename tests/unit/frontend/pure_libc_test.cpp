@@ -137,7 +137,7 @@ TEST_CASE("pure libc: __builtin_clz, ctz, popcount (and l, ll) equal the host's 
             .rfind("property: ", 0) == 0);
 }
 
-TEST_CASE("pure libc: abs, labs, llabs equal the host's; abs of the most negative value is undefined") {
+TEST_CASE("pure libc: abs, labs, llabs equal the host's, abs of the most negative value is undefined") {
   std::vector<int> i32 = inputs<int>(false, 5);
   std::vector<int> no_min;
   for (int x : i32)

@@ -183,7 +183,7 @@ TEST_CASE("octagon: inclusion agrees with point-set inclusion") {
   CHECK(included > kIterations / 3);  // the generator exercises both answers
 }
 
-TEST_CASE("octagon: join is the best octagon of the union; meet is the intersection") {
+TEST_CASE("octagon: join is the best octagon of the union, meet is the intersection") {
   Gen g(4);
   for (int it = 0; it < kIterations; ++it) {
     CAPTURE(it);
@@ -381,7 +381,7 @@ TEST_CASE("octagon: implies and contradicts are exact") {
   CHECK(contradicted > 100);
 }
 
-TEST_CASE("octagon: widening is an upper bound; narrowing stays between") {
+TEST_CASE("octagon: widening is an upper bound, narrowing stays between") {
   Gen g(9);
   const std::vector<std::int64_t> thresholds = {0, 2, 6};
   for (int it = 0; it < kIterations; ++it) {

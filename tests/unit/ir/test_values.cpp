@@ -167,7 +167,7 @@ TEST_CASE("interpreter: pointers, ValidPtr, Load/Store, malloc/free") {
   CHECK(r.error_kind == AssertKind::MemSafety);
 }
 
-TEST_CASE("interpreter: malloc executed twice fails the Limit assert; trylock; rwlocks") {
+TEST_CASE("interpreter: malloc executed twice fails the Limit assert, trylock, rwlocks") {
   ProgBuilder b;
   ObjectId heap = b.object("cell", {I32}, ObjectKind::Heap, CellKind::Data, false);
   ObjectId mtx = b.mutex("m");

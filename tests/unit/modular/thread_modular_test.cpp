@@ -102,7 +102,7 @@ TEST_CASE("broken variant: without interference the unlocked program is 'proven'
   CHECK(some_instance_fails(kUnlocked));
 }
 
-TEST_CASE("a nondet index bounded by an assume is enumerated; an unbounded one is refused") {
+TEST_CASE("a nondet index bounded by an assume is enumerated, an unbounded one is refused") {
   const std::string bounded = R"(int a[3];
 int max = -1;
 void *w(void *arg) {

@@ -83,7 +83,7 @@ TEST_CASE("race: accesses ordered by create and join do not race") {
   }
 }
 
-TEST_CASE("race: disjoint array cells do not race; the same cell does") {
+TEST_CASE("race: disjoint array cells do not race, the same cell does") {
   for (const char* red : kReductions) {
     CAPTURE(red);
     auto safe = race_of(std::string(kHeader) +
@@ -98,7 +98,7 @@ TEST_CASE("race: disjoint array cells do not race; the same cell does") {
   }
 }
 
-TEST_CASE("race: accesses inside atomic sections do not race; reads never race with reads") {
+TEST_CASE("race: accesses inside atomic sections do not race, reads never race with reads") {
   for (const char* red : kReductions) {
     CAPTURE(red);
     auto r = race_of(std::string(kHeader) +
@@ -114,7 +114,7 @@ TEST_CASE("race: accesses inside atomic sections do not race; reads never race w
   }
 }
 
-TEST_CASE("race: an atomic access and a plain one race; the racy state is inside the atomic section") {
+TEST_CASE("race: an atomic access and a plain one race, the racy state is inside the atomic section") {
   // Issue 17: a thread at an atomic block stands at all of the block's accesses.
   for (const char* red : kReductions) {
     CAPTURE(red);

@@ -142,7 +142,7 @@ TEST_CASE("bad witnesses: one-line errors naming the problem") {
   CHECK(error.find('\n') == std::string::npos);
 }
 
-TEST_CASE("a written witness reads back and is confirmed; a wrong line is rejected") {
+TEST_CASE("a written witness reads back and is confirmed, a wrong line is rejected") {
   auto tm = model(kProgram);
   REQUIRE(tm);
   check::CheckOptions co;
