@@ -394,6 +394,7 @@ ExprRef Translator::rv_string_call(const std::string& name, const CallExpr* ce, 
   ExprRef d = ptr_arg(0);
   QualType t = pointee_of(ctx_, ce->getArg(0));
   ExprRef s = nullptr, byte = nullptr;
+  std::vector<CellSpec> from;  // memcpy between layouts that differ only in signedness: the source's cells
   if (is_set) {
     ExprRef c = fixed_value(ce->getArg(1));
     byte = c ? em().mk_const(uchr, c->value & 0xff) : tmp_of(conv(uchr, rvalue(ce->getArg(1))));
@@ -407,8 +408,11 @@ ExprRef Translator::rv_string_call(const std::string& name, const CallExpr* ce, 
       flatten(t, "", loc, a);
       flatten(ts, "", loc, b);
       bool same = a.size() == b.size() && ctx_.getTypeSizeInChars(t) == ctx_.getTypeSizeInChars(ts);
+      // Integers of one width are the same bytes whatever their signedness (char and u8).
+      auto bytes_alike = [](ir::Type x, ir::Type y) { return x == y || (x.is_int() && y.is_int() && x.width == y.width); };
       for (std::size_t k = 0; same && k < a.size(); ++k)
-        same = a[k].type == b[k].type && a[k].kind == b[k].kind && a[k].offset == b[k].offset;
+        same = bytes_alike(a[k].type, b[k].type) && a[k].kind == b[k].kind && a[k].offset == b[k].offset;
+      if (same) from = std::move(b);
       if (!same)
         unsupported(loc, "memcpy from '" + ts.getAsString() + "' to '" + t.getAsString() + "' (different cell layouts)");
     }
@@ -446,7 +450,7 @@ ExprRef Translator::rv_string_call(const std::string& name, const CallExpr* ce, 
     if (is_set) {
       store_at(at(d, o), values[j]);
     } else {
-      ExprRef v = load_at(cells[j].type, at(s, o));
+      ExprRef v = from.empty() ? load_at(cells[j].type, at(s, o)) : conv(cells[j].type, load_at(from[j].type, at(s, o)));
       store_at(at(d, o), v);
     }
   };
