@@ -15,7 +15,8 @@ namespace {
 // the place that takes it; an operations struct's designated field names it.
 class EntryFinder : public RecursiveASTVisitor<EntryFinder> {
  public:
-  EntryFinder(ASTContext& ctx, FileID main) : ctx_(ctx), sm_(ctx.getSourceManager()), main_(main) {}
+  EntryFinder(ASTContext& ctx, FileID main, bool every_own_field_internal = false)
+      : ctx_(ctx), sm_(ctx.getSourceManager()), main_(main), every_own_field_internal_(every_own_field_internal) {}
 
   std::map<const FunctionDecl*, std::string> taken;  // canonical decl -> where
   // canonical decl -> why the kernel never runs it concurrently with itself
@@ -71,6 +72,19 @@ class EntryFinder : public RecursiveASTVisitor<EntryFinder> {
 
   bool VisitCallExpr(CallExpr* ce) {
     callees_.insert(ce->getCallee()->IgnoreParenImpCasts());
+    ok_use_.insert(stripped(ce->getCallee()));  // a call through a field or parameter
+    // A function passed to the driver's own function: internal while that parameter is only called.
+    if (const FunctionDecl* callee = ce->getDirectCallee())
+      if (const FunctionDecl* def = callee->getDefinition(); def && in_main(def->getLocation()))
+        for (unsigned i = 0; i < ce->getNumArgs() && i < def->getNumParams(); ++i) {
+          const ParmVarDecl* p = def->getParamDecl(i);
+          if (const DeclRefExpr* dr = function_ref(ce->getArg(i))) slot_.emplace(dr, p);
+          if (const auto* from = dyn_cast<MemberExpr>(stripped(ce->getArg(i))))  // op(tp, tp->ops.down)
+            if (const FieldDecl* f = own_field(from); f && p->getType()->isFunctionPointerType()) {
+              ok_use_.insert(from);
+              flows_.emplace(f->getCanonicalDecl(), p->getCanonicalDecl());
+            }
+        }
     if (current_ != kNone) {
       if (const FunctionDecl* callee = ce->getDirectCallee()) functions[current_].callees.push_back(callee->getNameAsString());
       else {
@@ -135,12 +149,71 @@ class EntryFinder : public RecursiveASTVisitor<EntryFinder> {
   bool VisitMemberExpr(MemberExpr* me) {  // the fields the driver's own code names
     if (const auto* f = dyn_cast<FieldDecl>(me->getMemberDecl()))
       if (sm_.getFileID(sm_.getExpansionLoc(me->getExprLoc())) == main_) used_fields.insert(f->getCanonicalDecl());
+    if (const FieldDecl* f = own_field(me)) uses_.emplace_back(me, f->getCanonicalDecl());
     return true;
   }
 
+  bool VisitImplicitCastExpr(ImplicitCastExpr* c) {  // if (tp->hw_start): a test, not an escape
+    if (c->getCastKind() == CK_PointerToBoolean) ok_use_.insert(stripped(c->getSubExpr()));
+    return true;
+  }
+
+  bool VisitUnaryOperator(UnaryOperator* uo) {
+    if (uo->getOpcode() == UO_LNot) ok_use_.insert(stripped(uo->getSubExpr()));
+    return true;
+  }
+  // Conditions (C keeps a pointer condition without a conversion to bool).
+  bool VisitIfStmt(IfStmt* st) { return test(st->getCond()); }
+  bool VisitWhileStmt(WhileStmt* st) { return test(st->getCond()); }
+  bool VisitDoStmt(DoStmt* st) { return test(st->getCond()); }
+  bool VisitForStmt(ForStmt* st) { return test(st->getCond()); }
+  bool VisitConditionalOperator(ConditionalOperator* co) { return test(co->getCond()); }
+  bool test(const Expr* cond) {
+    if (cond) ok_use_.insert(stripped(cond));
+    return true;
+  }
+
+  // Functions whose address only reaches the driver's own calls: stored in a field of a struct
+  // the driver's file defines, or passed to a parameter of a function it defines, where every
+  // use of that field or parameter is a call, a test, a store into it, or a copy into another
+  // such field. The kernel cannot call them (it does not know the driver's structs); they run
+  // inside the entry points that call them. Function -> where its address is taken.
+  std::map<const FunctionDecl*, std::string> internal() const {
+    std::set<const Decl*> escaping;
+    for (const auto& [e, d] : uses_)
+      if (!ok_use_.count(e) && !(every_own_field_internal_ && isa<FieldDecl>(d))) escaping.insert(d);  // TEST ONLY
+    for (bool changed = true; changed;) {  // a field copied into an escaping field or parameter escapes
+      changed = false;
+      for (const auto& [from, into] : flows_)
+        if (escaping.count(into) && escaping.insert(from).second) changed = true;
+    }
+    std::map<const FunctionDecl*, bool> only_internal;
+    for (const auto& [dr, fd] : refs_) {
+      const auto it = slot_.find(dr);
+      const bool in = it != slot_.end() && it->second->getType()->isFunctionPointerType() &&
+                      !escaping.count(it->second->getCanonicalDecl());
+      auto [o, fresh] = only_internal.try_emplace(fd, in);
+      if (!fresh) o->second = o->second && in;
+    }
+    std::map<const FunctionDecl*, std::string> out;
+    for (const auto& [fd, in] : only_internal)
+      if (const auto t = taken.find(fd); in && t != taken.end()) out.emplace(fd, t->second);
+    return out;
+  }
+
   bool VisitBinaryOperator(BinaryOperator* bo) {  // timer.function = f; work.func = f
+    if (bo->isEqualityOp() || bo->isLogicalOp()) ok_use_.insert({stripped(bo->getLHS()), stripped(bo->getRHS())});
     if (bo->getOpcode() != BO_Assign) return true;
     const auto* m = dyn_cast<MemberExpr>(bo->getLHS()->IgnoreParenImpCasts());
+    ok_use_.insert(stripped(bo->getLHS()));
+    if (const FieldDecl* into = m ? own_field(m) : nullptr) {
+      if (const DeclRefExpr* dr = function_ref(bo->getRHS())) slot_.emplace(dr, into);
+      if (const auto* from = dyn_cast<MemberExpr>(stripped(bo->getRHS())))  // tp->hw_start = cfg->hw_start
+        if (const FieldDecl* f = own_field(from)) {
+          ok_use_.insert(from);
+          flows_.emplace(f->getCanonicalDecl(), into->getCanonicalDecl());
+        }
+    }
     const auto* fd = function_named(bo->getRHS());
     if (!m || !fd) return true;
     QualType base = m->getBase()->getType();
@@ -150,8 +223,11 @@ class EntryFinder : public RecursiveASTVisitor<EntryFinder> {
   }
 
   bool VisitDeclRefExpr(DeclRefExpr* dr) {
+    if (const auto* p = dyn_cast<ParmVarDecl>(dr->getDecl()); p && p->getType()->isFunctionPointerType())
+      uses_.emplace_back(dr, p->getCanonicalDecl());
     const auto* fd = dyn_cast<FunctionDecl>(dr->getDecl());
     if (!fd || callees_.count(dr)) return true;
+    if (const FunctionDecl* def = fd->getDefinition()) refs_.emplace_back(dr, def->getCanonicalDecl());
     if (const FunctionDecl* def = fd->getDefinition(); def && !def->isVariadic()) {
       std::vector<QualType> params;
       for (const ParmVarDecl* p : def->parameters()) params.push_back(p->getType());
@@ -182,6 +258,7 @@ class EntryFinder : public RecursiveASTVisitor<EntryFinder> {
       const auto* fd = dr ? dyn_cast<FunctionDecl>(dr->getDecl()) : nullptr;
       if (!fd) continue;
       const FieldDecl* f = rd && rd->isUnion() ? sem->getInitializedFieldInUnion() : (i < fs.size() ? fs[i] : nullptr);
+      if (f && rd && in_main(rd->getLocation())) slot_.emplace(dr, f);
       const std::string type = rd ? rd->getNameAsString() : "";
       if (const std::string why = serial_struct(sem->getType()); !why.empty())
         serial.try_emplace(fd->getCanonicalDecl(), why);
@@ -195,6 +272,30 @@ class EntryFinder : public RecursiveASTVisitor<EntryFinder> {
     if (!def || sm_.getFileID(sm_.getExpansionLoc(def->getLocation())) != main_) return;
     auto [it, fresh] = taken.try_emplace(def->getCanonicalDecl(), where);
     if (!fresh && field && it->second.rfind("address taken", 0) == 0) it->second = where;  // the field says more
+  }
+
+  bool in_main(SourceLocation loc) const { return sm_.getFileID(sm_.getExpansionLoc(loc)) == main_; }
+
+  // The field a member expression names, where the driver's file defines its struct.
+  const FieldDecl* own_field(const MemberExpr* me) const {
+    const auto* f = dyn_cast<FieldDecl>(me->getMemberDecl());
+    return f && in_main(f->getParent()->getLocation()) ? f : nullptr;
+  }
+
+  static const Expr* stripped(const Expr* e) {  // (*ops->write)(...) calls ops->write
+    for (;;) {
+      e = e->IgnoreParenImpCasts();
+      const auto* uo = dyn_cast<UnaryOperator>(e);
+      if (!uo || uo->getOpcode() != UO_Deref) return e;
+      e = uo->getSubExpr();
+    }
+  }
+
+  static const DeclRefExpr* function_ref(const Expr* e) {
+    e = e->IgnoreParenCasts();
+    if (const auto* uo = dyn_cast<UnaryOperator>(e); uo && uo->getOpcode() == UO_AddrOf) e = uo->getSubExpr()->IgnoreParenCasts();
+    const auto* dr = dyn_cast<DeclRefExpr>(e);
+    return dr && isa<FunctionDecl>(dr->getDecl()) ? dr : nullptr;
   }
 
   static const FunctionDecl* function_named(const Expr* e) {
@@ -223,6 +324,14 @@ class EntryFinder : public RecursiveASTVisitor<EntryFinder> {
   SourceManager& sm_;
   FileID main_;
   std::set<const Expr*> callees_;
+  bool every_own_field_internal_;  // FrontendOptions::test_every_own_field_internal
+  // internal(): where a function's address goes, and how the driver's own fields and
+  // function-pointer parameters are used.
+  std::vector<std::pair<const DeclRefExpr*, const FunctionDecl*>> refs_;  // address taken (canonical decl)
+  std::map<const DeclRefExpr*, const ValueDecl*> slot_;  // ... into the driver's own field or parameter
+  std::vector<std::pair<const Expr*, const Decl*>> uses_;  // every use of such a field or parameter
+  std::set<const Expr*> ok_use_;  // calls, tests, stores, copies into another field
+  std::multimap<const Decl*, const Decl*> flows_;  // field copied -> field or parameter it is copied into
   static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
   std::size_t current_ = kNone;  // the function whose body is being traversed
 };
@@ -382,7 +491,7 @@ DriverScan scan_driver(const std::string& path, const FrontendOptions& options) 
   if (!ast) return s;
   ASTContext& ctx = ast->getASTContext();
   const FileID main = ctx.getSourceManager().getMainFileID();
-  EntryFinder f(ctx, main);
+  EntryFinder f(ctx, main, options.test_every_own_field_internal);
   f.TraverseDecl(ctx.getTranslationUnitDecl());
   s.init = f.init_var_fn;
   s.exit = f.exit_var_fn;
@@ -407,10 +516,15 @@ DriverScan scan_driver(const std::string& path, const FrontendOptions& options) 
                                 kNetdev, spelling.spell(QualType(types.netdev_priv, 0)));
   }
   std::vector<std::pair<unsigned, DriverEntry>> found;
+  const std::map<const FunctionDecl*, std::string> internal = f.internal();
   for (const auto& [fd, where] : f.taken) {
     const FunctionDecl* def = fd->getDefinition();
     const std::string name = def->getNameAsString();
     if (name == s.init || name == s.exit) continue;
+    if (internal.count(fd)) {
+      s.internal.push_back({name, where});
+      continue;
+    }
     DriverEntry e;
     e.name = name;
     e.where = where;

@@ -65,6 +65,10 @@ struct FrontendOptions {
   /// front end that places every bit-field one bit above where Clang's layout puts it, so that
   /// tests can show they catch a wrong bit-field layout.
   bool test_wrong_bitfield_layout = false;
+  /// TEST ONLY: a deliberately broken driver scan for which a function stored in a field of
+  /// the driver's own struct is internal (no entry point) even where that field's value
+  /// reaches the kernel, so that a test can show it catches an over-eager rule.
+  bool test_every_own_field_internal = false;
 };
 
 FrontendResult translate_file(const std::string& path, const FrontendOptions& options = {});
@@ -104,6 +108,10 @@ struct DriverScan {
   std::string init, exit;          // module init / exit functions ("" when the driver has none)
   bool init_returns_int = false;   // a non-zero result means the module did not load
   std::vector<DriverEntry> entries;  // in source order of their definitions
+  /// Functions whose address only reaches the driver's own calls (a field of a struct the
+  /// driver's file defines, a parameter of its own function, only ever called): not entry
+  /// points, they run inside the entry points that call them. Name and where it is taken.
+  std::vector<std::pair<std::string, std::string>> internal;
   /// The driver data's type of the one device (what the driver converts dev_get_drvdata() and
   /// the like to; "" when none is known), and the declarations and statements that make its
   /// object (siren_device_0) in main before init.

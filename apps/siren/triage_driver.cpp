@@ -93,6 +93,11 @@ int prepare_driver(TriageArgs& a) {
                                  {"exit", scan.exit},
                                  {"kernel_model", kernel},
                                  {"entry_points", entries}};
+  if (!scan.internal.empty()) {  // address taken, but only the driver's own code calls them
+    nlohmann::ordered_json internal = nlohmann::ordered_json::array();
+    for (const auto& [name, where] : scan.internal) internal.push_back({{"name", name}, {"registered", where}});
+    info["internal"] = internal;
+  }
   if (a.front.readonly_file.empty()) a.front.readonly_file = (fs::path(kernel).parent_path() / "readonly.txt").string();
 
   // One harness for every pair at once (driver_harness_all): a driver's pairs share its code,
