@@ -162,9 +162,10 @@ std::optional<ExprRef> Translator::libc_call(const CallSite& site, bool defined,
     if (malloc_type->isIncompleteType() || malloc_type->isFunctionType())
       unsupported(loc, name + "() of an incomplete type '" + malloc_type.getAsString() + "'");
     // The size: a fixed value (fixed_value: constants, never-modified variables) gives an
-    // exact object; otherwise the object has kCapacity elements and a larger request is a
-    // Limit error (cells past a smaller request are then addressable: an out-of-bounds access
-    // there, undefined in C, is not reported).
+    // exact object; otherwise the object has kCapacity elements, whatever the request: an
+    // access past them fails its ValidPtr check (UNKNOWN, never a verdict; note_capacity says
+    // why in the message), an access below them is exact. Cells past a smaller request are
+    // addressable: an out-of-bounds access there, undefined in C, is not reported.
     const Type size_t_ty = Type::integer(64, false);
     const std::uint64_t esize = std::max<std::uint64_t>(1, ctx_.getTypeSizeInChars(malloc_type).getQuantity());
     std::vector<ExprRef> sizes;
@@ -182,16 +183,7 @@ std::optional<ExprRef> Translator::libc_call(const CallSite& site, bool defined,
       count = std::max<std::uint64_t>(1, bytes / esize + (bytes % esize != 0));
     } else {
       for (unsigned i = 0; i < sizes.size(); ++i)
-        if (!sizes[i]) sizes[i] = tmp_of(conv(size_t_ty, rvalue(arg(i))));
-      const ExprRef cap = em().mk_const(size_t_ty, kCapacity * esize);
-      ExprRef ok = em().mk_binary(Op::Ule, sizes[0], cap);
-      if (is_calloc) {  // both factors <= cap < 2^32: the product does not wrap
-        ok = em().mk_binary(Op::LAnd, ok, em().mk_binary(Op::Ule, sizes[1], cap));
-        ok = em().mk_binary(Op::LAnd, ok,
-                            em().mk_binary(Op::Ule, em().mk_binary(Op::Mul, sizes[0], sizes[1]), cap));
-      }
-      assert_limit(ok, name + "() of more than " + std::to_string(kCapacity) +
-                           " elements (the modelled capacity of a non-constant size)");
+        if (!sizes[i] && needs_instrs(arg(i))) rvalue(arg(i), false);  // evaluated; the object has kCapacity elements
     }
     if (count > 100000 || count * cells_of(malloc_type, loc) > 100000)
       unsupported(loc, name + "() of more than 100000 cells");
@@ -203,6 +195,7 @@ std::optional<ExprRef> Translator::libc_call(const CallSite& site, bool defined,
     for (std::uint64_t i = 0; i < count; ++i)
       flatten(malloc_type, count == 1 ? o.name : o.name + "[" + std::to_string(i) + "]", loc, specs, i * esize);
     add_cells(o, specs, count * esize, !is_calloc);
+    if (!fixed) capped_.push_back(o.name);
     ir::Instr in;
     in.kind = InstrKind::Malloc;
     in.obj = prog_.add_object(std::move(o));

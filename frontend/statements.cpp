@@ -24,8 +24,9 @@ void Translator::decl_stmt(const DeclStmt* ds) {
     const QualType t = vd->getType();
     if (const VariableArrayType* vat = ctx_.getAsVariableArrayType(t)) {
       // The length is evaluated when the declaration executes. A fixed length (fixed_value)
-      // gives an exact object; otherwise the object has kCapacity elements and a longer array
-      // is a Limit error (a length <= 0 is undefined behaviour: MemSafety).
+      // gives an exact object; otherwise the object has kCapacity elements, as a malloc of a
+      // non-constant size (an access past them is UNKNOWN; a length <= 0 is undefined
+      // behaviour: MemSafety).
       const QualType elem = vat->getElementType();
       if (ctx_.getAsVariableArrayType(elem)) unsupported(loc, "multi-dimensional variable-length array");
       cells_of(elem, loc);
@@ -46,9 +47,7 @@ void Translator::decl_stmt(const DeclStmt* ds) {
         in.a = em().mk_binary(sgn ? Op::Slt : Op::Ult, em().mk_const(it, 0), n);
         in.message = "variable-length array length is not positive";
         emit(std::move(in));
-        assert_limit(em().mk_binary(sgn ? Op::Sle : Op::Ule, n, em().mk_const(it, kCapacity)),
-                     "variable-length array longer than " + std::to_string(kCapacity) +
-                         " elements (the modelled capacity)");
+        capped_.push_back(vd->getNameAsString());
       }
       vla_length_[vd->getCanonicalDecl()] = len;
       object_of(vd);

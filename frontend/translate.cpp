@@ -36,6 +36,8 @@
 #include <clang/Lex/Lexer.h>
 #include <clang/Tooling/Tooling.h>
 
+#include <fmt/format.h>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -150,6 +152,21 @@ std::string Translator::source_text(SourceRange r) {
 // ---------------------------------------------------------------------------------------
 // The translation: every function reachable from main, then whole-program checks
 
+// An object of a non-constant size has kCapacity elements: an access past them fails the
+// access's ValidPtr check, so every such check says that it may be that (UNKNOWN either way).
+void Translator::note_capacity() {
+  if (capped_.empty()) return;
+  std::string names;
+  for (std::size_t i = 0; i < capped_.size() && i < 3; ++i) names += (i ? ", " : "") + capped_[i];
+  if (capped_.size() > 3) names += ", ...";
+  const std::string why = fmt::format(" (or an access past the modelled capacity of {} elements of an object of a "
+                                      "non-constant size: {})", kCapacity, names);
+  for (ir::Function& f : prog_.functions)
+    for (ir::Instr& in : f.body)
+      if (in.kind == InstrKind::Assert && in.assert_kind == ir::AssertKind::MemSafety && in.a && in.a->op == Op::ValidPtr)
+        in.message += why;
+}
+
 FrontendResult Translator::run() {
   FrontendResult res;
   const FunctionDecl* main_fn = nullptr;
@@ -183,6 +200,7 @@ FrontendResult Translator::run() {
   }
   if (diags_.empty()) check_atomic_nesting();
   if (diags_.empty()) guard_literal_writes();
+  if (diags_.empty()) note_capacity();
   res.warnings = std::move(warnings_);
   if (!diags_.empty()) {
     res.status = FrontendStatus::Unsupported;

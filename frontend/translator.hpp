@@ -235,8 +235,11 @@ class Translator {
   std::map<ir::FunctionId, SourceLocation> atomic_steps_;  // a function's first operation's Begin
   std::optional<SourceLocation> explicit_atomic_begin_;  // a __VERIFIER_atomic_begin() call
 
-  // Capacity of an object whose size is not a constant (malloc/calloc, VLA), in elements.
+  // Capacity of an object whose size is not a constant (malloc/calloc, VLA), in elements,
+  // and the objects that have it (note_capacity).
   static constexpr std::uint64_t kCapacity = 64;
+  std::vector<std::string> capped_;
+  void note_capacity();
   // argv has this many cells: argv[0..argc-1] are strings and argv[argc] is null for
   // argc < kArgvCells; beyond, an access is out of bounds (MemSafety).
   static constexpr std::uint64_t kArgvCells = 4;

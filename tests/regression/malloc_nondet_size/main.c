@@ -1,5 +1,5 @@
 /* malloc and a variable-length array whose size is nondeterministic but bounded: the objects
-   get a capacity of 64 elements and a Limit check that the assumption keeps from failing. */
+   get a capacity of 64 elements, and every access the assumption allows is below it. */
 #include <stdlib.h>
 extern int __VERIFIER_nondet_int(void);
 extern void __VERIFIER_assume(int);
