@@ -21,6 +21,7 @@ class EntryFinder : public RecursiveASTVisitor<EntryFinder> {
   std::map<const FunctionDecl*, std::string> taken;  // canonical decl -> where
   // canonical decl -> why the kernel never runs it concurrently with itself
   std::map<const FunctionDecl*, std::string> serial;
+  std::set<const FunctionDecl*> held;  // canonical decl: the kernel calls it with rtnl_lock held
   std::set<const FieldDecl*> used_fields;  // named by a member expression in the driver's file
   std::string init_var_fn, exit_var_fn;              // module_init / module_exit targets
 
@@ -262,6 +263,7 @@ class EntryFinder : public RecursiveASTVisitor<EntryFinder> {
       const std::string type = rd ? rd->getNameAsString() : "";
       if (const std::string why = serial_struct(sem->getType()); !why.empty())
         serial.try_emplace(fd->getCanonicalDecl(), why);
+      if (f && held_lock(type, f->getNameAsString())) held.insert(fd->getCanonicalDecl());
       note(fd, fmt::format(".{} in '{}'{} ({})", f ? f->getNameAsString() : "?", var,
                            type.empty() ? "" : " of struct " + type, at(e->getExprLoc())), true);
     }
@@ -303,6 +305,19 @@ class EntryFinder : public RecursiveASTVisitor<EntryFinder> {
     if (const auto* uo = dyn_cast<UnaryOperator>(e); uo && uo->getOpcode() == UO_AddrOf) e = uo->getSubExpr()->IgnoreParenCasts();
     const auto* dr = dyn_cast<DeclRefExpr>(e);
     return dr ? dyn_cast<FunctionDecl>(dr->getDecl()) : nullptr;
+  }
+
+  // The operations the kernel (Linux 4.0) calls with the routing netlink lock held: every
+  // ethtool_ops function (dev_ethtool runs under rtnl_lock), and the net_device_ops that
+  // net/core calls under it (dev_open / dev_close, the ioctls of dev_ifsioc, MTU, address and
+  // feature changes, VLAN ids). Not: transmit, its timeout (a timer), rx mode (the address
+  // list lock), statistics (RCU), netpoll.
+  static bool held_lock(const std::string& type, const std::string& field) {
+    static const std::set<std::string> kRtnl = {
+        "ndo_init", "ndo_uninit", "ndo_open", "ndo_stop", "ndo_change_rx_flags", "ndo_set_mac_address",
+        "ndo_validate_addr", "ndo_do_ioctl", "ndo_set_config", "ndo_change_mtu", "ndo_vlan_rx_add_vid",
+        "ndo_vlan_rx_kill_vid", "ndo_fix_features", "ndo_set_features", "ndo_change_carrier"};
+    return type == "ethtool_ops" || (type == "net_device_ops" && kRtnl.count(field));
   }
 
   // The kernel structs whose function the kernel never runs concurrently with itself.
@@ -529,6 +544,7 @@ DriverScan scan_driver(const std::string& path, const FrontendOptions& options) 
     e.name = name;
     e.where = where;
     if (const auto it = f.serial.find(fd); it != f.serial.end()) e.serial = it->second;
+    e.rtnl = f.held.count(fd) > 0;
     for (const ParmVarDecl* p : def->parameters()) {
       std::string why, share;
       std::string v = fresh_value(ctx, types, p, fmt::format("siren_t@_arg{}", e.args.size()), e, share, why);
@@ -565,6 +581,9 @@ std::string harness_head(const std::string& driver_path, const DriverScan& s, st
   // siren_kernel.h (kernel/include): the pthread declarations, without glibc's <pthread.h>,
   // whose types clash with a kernel's.
   std::string out = "#include <siren_kernel.h>\n";
+  // the routing netlink lock the harness takes around the operations the kernel calls with it
+  if (std::any_of(s.entries.begin(), s.entries.end(), [](const DriverEntry& e) { return e.rtnl; }))
+    out += "#include <linux/rtnetlink.h>\n";
   out += fmt::format("#include \"{}\"\n\n", driver_path);
   if (!s.netdev_decl.empty()) out += s.netdev_decl + "\n";
   if (!s.device.empty()) {  // the one device's data (kernel/include/linux/device.h)
@@ -592,7 +611,8 @@ std::string harness_run(const DriverScan& s) {
 std::string call_of(const DriverEntry& e, const std::string& name) {
   std::string call = e.name + "(";
   for (std::size_t i = 0; i < e.args.size(); ++i) call += (i ? ", " : "") + renamed(e.args[i], name);
-  return call + ")";
+  call += ")";
+  return e.rtnl ? "rtnl_lock(); " + call + "; rtnl_unlock()" : call;  // as net/core calls it
 }
 
 }  // namespace

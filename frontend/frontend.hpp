@@ -92,6 +92,7 @@ struct DriverEntry {
   std::vector<std::string> shares;
   std::string unsupported;        // non-empty: a parameter the harness cannot make (the entry is left out)
   std::string serial;             // non-empty: why the kernel never runs it beside itself (no self pair)
+  bool rtnl = false;              // the kernel calls it with rtnl_lock held (the harness takes it around the call)
 };
 
 /// A function with a body in the driver's translation unit (the driver's, the kernel model's),
