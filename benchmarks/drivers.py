@@ -95,6 +95,7 @@ def main():
                 "driver": name,
                 "lines": sum(1 for _ in d.open(errors="replace")),
                 "entries": len(entries),
+                "internal": len(info.get("internal", [])),
                 "left_out": sum(1 for e in entries if "left_out" in e),
                 "alone": sum(1 for e in entries if "alone" in e),
                 "pairs": info.get("pairs", 0),
@@ -122,6 +123,7 @@ def main():
              f"`benchmarks/drivers.py --timeout {a.timeout:g} --total-timeout {a.total_timeout:g} --jobs {a.jobs}` "
              "(siren's kernel model before Whoop's `Model/`). *entry points (left out, alone)*: found, left out "
              "(no fresh argument), with code siren cannot model (their pairs get harnesses of their own); "
+             "*internal*: functions whose address only reaches the driver's own calls (no entry points); "
              "*pairs (together)*: all pairs, those in the harness of every pair (docs/drivers.md); *no candidate*: "
              "pairs (or the harness of every pair) without a lockset candidate (one `.../program` NO_RACE line); "
              "*warnings*: the candidates of the harness of every pair (two places in the driver, for all its "
@@ -133,18 +135,18 @@ def main():
              "the whole command (scan, harnesses, translation, candidates, solving); peak memory is its largest "
              "resident set.",
              "",
-             "| driver | lines | entry points (left out, alone) | pairs (together) | no candidate | warnings | RACE "
+             "| driver | lines | entry points (left out, alone) | internal | pairs (together) | no candidate | warnings | RACE "
              "| NO_RACE | NO_RACE up to bound (median) | UNKNOWN (whole-pair) | not reached | pair races | wall s | peak MB | most common UNKNOWN reason |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
     for r in rows:
         reason = r["reason"] or r["error"]
-        table.append(f"| {r['driver']} | {r['lines']} | {r['entries']} ({r['left_out']}, {r['alone']}) | "
+        table.append(f"| {r['driver']} | {r['lines']} | {r['entries']} ({r['left_out']}, {r['alone']}) | {r['internal']} | "
                      f"{r['pairs']} ({r['together_pairs']}) | {r['no_candidate']} | {r['warnings']} | {r['race']} | "
                      f"{r['no_race']} | {r['bounded']} ({r['median_bound']}) | "
                      f"{r['unknown']} ({r['program_unknown']}) | {r['not_reached']} | {r['pair_races']} | "
                      f"{r['wall']:.0f} | {r['peak_mb']:.0f} | {reason} |")
     tot = lambda k: sum(r[k] for r in rows)
-    table.append(f"| **total** | {tot('lines')} | {tot('entries')} ({tot('left_out')}, {tot('alone')}) | "
+    table.append(f"| **total** | {tot('lines')} | {tot('entries')} ({tot('left_out')}, {tot('alone')}) | {tot('internal')} | "
                  f"{tot('pairs')} ({tot('together_pairs')}) | {tot('no_candidate')} | {tot('warnings')} | {tot('race')} | "
                  f"{tot('no_race')} | {tot('bounded')} | "
                  f"{tot('unknown')} ({tot('program_unknown')}) | {tot('not_reached')} | {tot('pair_races')} | "

@@ -77,7 +77,8 @@ namespace {
 nlohmann::ordered_json chosen_entry_points(const TriageItem& item, const nlohmann::ordered_json& witness) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (const char* var : {"siren_ep1", "siren_ep2"}) {
-    std::string name = "?";
+    // A schedule shows the values that changed: never shown, the variable kept its initial 0.
+    std::string name = item.entry_points.empty() ? "?" : item.entry_points[0];
     for (const auto& step : witness["schedule"])
       if (step.contains("values") && step["values"].contains(var)) {
         const auto& v = step["values"][var];

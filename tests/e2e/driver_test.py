@@ -23,6 +23,11 @@
    p->bytes, the count under p->lock is proven race-free. With a kernel
    model whose dev_get_drvdata() returns a new object each call (a copy), the races are gone:
    the test catches a model without one device's data.
+6. The routing netlink lock (tests/drivers/toy_net/driver.c): the harness takes rtnl_lock
+   around the ethtool and net_device_ops functions the kernel calls with it held, so the
+   ethtool operations do not race with each other nor with a work item that takes it; the
+   transmit function (called without it) races with change_mtu. With a kernel model whose
+   rtnl_lock does nothing, the ethtool operations race: the test catches a missing lock.
 Usage: driver_test.py SIREN SHARED_DIR SOURCE_DIR
 """
 import json
@@ -207,6 +212,33 @@ with tempfile.TemporaryDirectory() as tmp:
     p, lines, info = triage(dev, tmp / "dev-broken", env=dict(os.environ, SIREN_KERNEL_MODEL=str(broken)), timeout=120)
     check(not races(lines) & {"toy_store|toy_store", "toy_show|toy_store"},
           f"a model without one device's data is caught: races {sorted(races(lines))}")
+
+    # 6. the routing netlink lock: ethtool and most net_device_ops run with rtnl_lock held
+    net = source / "tests" / "drivers" / "toy_net" / "driver.c"
+    (tmp / "net").mkdir()
+    p, lines, info = triage(net, tmp / "net")
+    check(p.returncode in (0, 10), f"toy_net: exit {p.returncode}")
+    holds = sorted(e["name"] for e in info.get("entry_points", []) if e.get("kernel_holds") == "rtnl_lock")
+    check(holds == ["toy_change_mtu", "toy_get_msglevel", "toy_set_msglevel"],
+          f"toy_net: the entry points the kernel calls with rtnl_lock held: {holds}")
+    h = next((tmp / "net" / "h").glob("pair_*_toy_set_msglevel__toy_set_msglevel.c"), None)
+    check(h is not None and "rtnl_lock(); toy_set_msglevel(" in h.read_text(),
+          "toy_net: the harness takes rtnl_lock around an ethtool operation")
+    net_races = races(lines)
+    check(net_races == {"toy_change_mtu|toy_start_xmit"}, f"toy_net: the only race is mtu's: {sorted(net_races)}")
+    # a kernel model whose rtnl_lock does not lock: the ethtool operations race
+    broken = tmp / "broken-net" / "include"
+    shutil.copytree(kernel, broken)
+    shutil.copy(source / "kernel" / "readonly.txt", broken.parent / "readonly.txt")
+    r = broken / "linux" / "rtnetlink.h"
+    r.write_text(r.read_text().replace("{ pthread_mutex_lock(&__siren_rtnl); }", "{ }"))
+    check("rtnl_lock(void) { }" in r.read_text(), "the broken copy's rtnl_lock does nothing")
+    (tmp / "net-broken").mkdir()
+    p, lines, info = triage(net, tmp / "net-broken", env=dict(os.environ, SIREN_KERNEL_MODEL=str(broken)))
+    check({"toy_set_msglevel|toy_set_msglevel", "toy_get_msglevel|toy_set_msglevel"} <= races(lines),
+          f"a model without the rtnl lock is caught: races {sorted(races(lines))}")
+    check(not any("?" in r for r in races(lines)), "every race of the harness of every pair names its entry points "
+          "(entry point 0 too, whose number the schedule never shows as a change)")
 
 if failures:
     print(f"FAILED: {len(failures)}")
