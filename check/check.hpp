@@ -20,6 +20,12 @@ const std::vector<std::string>& engine_names();
 /// is the "modelling limit reached at LOC: threads: ..." that every engine writes.)
 bool thread_limit_reached(const CheckResult& r);
 
+/// Did `r` end UNKNOWN because an access may be past the capacity of an object of a
+/// non-constant size (frontend::FrontendOptions::capacity)? (Its reason is the possible
+/// memory-safety violation whose message the front end extends with "(or an access past the
+/// modelled capacity of N elements ...)".)
+bool capacity_reached(const CheckResult& r);
+
 /// The explicit-state part of --engine explicit / auto (explicit/search.hpp) on its own: fills
 /// `res` and returns true when that is the final answer (UNSAFE with a replayed trace, SAFE, or
 /// an answer BMC cannot improve on); false when BMC should run next (auto).

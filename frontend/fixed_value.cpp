@@ -2,7 +2,7 @@
 // (fixed_value): constants, folded with the variables that nothing writes after their
 // initialisation and the parameters that every call passes the same fixed value (fixed_var),
 // found by one scan of the translation unit (UseScan). They make malloc/calloc sizes, VLA
-// lengths and memset/memcpy sizes exact; other sizes get a fixed capacity and a Limit assert.
+// lengths and memset/memcpy sizes exact; other sizes get FrontendOptions::capacity elements.
 #include "frontend/translator.hpp"
 
 namespace siren::frontend {

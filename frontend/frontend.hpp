@@ -32,6 +32,9 @@ struct FrontendResult {
   /// ("file:line: warning: memory order 'relaxed' modelled as sequentially consistent",
   /// "warning: function 'f' has no body: ..."), whatever the status.
   std::vector<Diagnostic> warnings;
+  /// The objects of a non-constant size (malloc/calloc/VLA), each modelled with
+  /// FrontendOptions::capacity elements; empty when every size is fixed.
+  std::vector<std::string> capped;
 };
 
 struct FrontendOptions {
@@ -39,6 +42,11 @@ struct FrontendOptions {
   /// The target's data model: 64 (LP64, x86-64; SV-COMP's default) or 32 (ILP32, i386). It
   /// decides every size and offset of the object layout (ir::Cell::offset).
   unsigned data_model_bits = 64;
+  /// The elements of an object whose size is not fixed (a malloc/calloc of a nondet or
+  /// computed size, a VLA): an access past them fails its ValidPtr check, whose message says
+  /// it may be the capacity (UNKNOWN, never a verdict); `siren check` tries again with a larger
+  /// capacity after such an UNKNOWN (docs/semantics.md).
+  std::uint64_t capacity = 64;
   /// A call to a function without a body returns an arbitrary value of its return type and
   /// changes nothing else (CBMC's convention; each such function gets one warning). False:
   /// such a call is `unsupported` (siren's --no-undefined-nondet).

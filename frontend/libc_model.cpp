@@ -162,9 +162,9 @@ std::optional<ExprRef> Translator::libc_call(const CallSite& site, bool defined,
     if (malloc_type->isIncompleteType() || malloc_type->isFunctionType())
       unsupported(loc, name + "() of an incomplete type '" + malloc_type.getAsString() + "'");
     // The size: a fixed value (fixed_value: constants, never-modified variables) gives an
-    // exact object; otherwise the object has kCapacity elements, whatever the request: an
-    // access past them fails its ValidPtr check (UNKNOWN, never a verdict; note_capacity says
-    // why in the message), an access below them is exact. Cells past a smaller request are
+    // exact object; otherwise the object has FrontendOptions::capacity elements, whatever the
+    // request: an access past them fails its ValidPtr check (UNKNOWN, never a verdict;
+    // note_capacity says why in the message), an access below them is exact. Cells past a smaller request are
     // addressable: an out-of-bounds access there, undefined in C, is not reported.
     const Type size_t_ty = Type::integer(64, false);
     const std::uint64_t esize = std::max<std::uint64_t>(1, ctx_.getTypeSizeInChars(malloc_type).getQuantity());
@@ -175,7 +175,7 @@ std::optional<ExprRef> Translator::libc_call(const CallSite& site, bool defined,
       if (!v) fixed = false;
       sizes.push_back(v ? conv(size_t_ty, v) : nullptr);
     }
-    std::uint64_t count = kCapacity;
+    std::uint64_t count = options_.capacity;
     if (fixed) {
       std::uint64_t bytes = 1;
       for (ExprRef v : sizes)
@@ -183,7 +183,7 @@ std::optional<ExprRef> Translator::libc_call(const CallSite& site, bool defined,
       count = std::max<std::uint64_t>(1, bytes / esize + (bytes % esize != 0));
     } else {
       for (unsigned i = 0; i < sizes.size(); ++i)
-        if (!sizes[i] && needs_instrs(arg(i))) rvalue(arg(i), false);  // evaluated; the object has kCapacity elements
+        if (!sizes[i] && needs_instrs(arg(i))) rvalue(arg(i), false);  // evaluated; the object has the capacity
     }
     if (count > 100000 || count * cells_of(malloc_type, loc) > 100000)
       unsupported(loc, name + "() of more than 100000 cells");

@@ -24,15 +24,15 @@ void Translator::decl_stmt(const DeclStmt* ds) {
     const QualType t = vd->getType();
     if (const VariableArrayType* vat = ctx_.getAsVariableArrayType(t)) {
       // The length is evaluated when the declaration executes. A fixed length (fixed_value)
-      // gives an exact object; otherwise the object has kCapacity elements, as a malloc of a
-      // non-constant size (an access past them is UNKNOWN; a length <= 0 is undefined
+      // gives an exact object; otherwise the object has FrontendOptions::capacity elements, as a
+      // malloc of a non-constant size (an access past them is UNKNOWN; a length <= 0 is undefined
       // behaviour: MemSafety).
       const QualType elem = vat->getElementType();
       if (ctx_.getAsVariableArrayType(elem)) unsupported(loc, "multi-dimensional variable-length array");
       cells_of(elem, loc);
       const Expr* size = vat->getSizeExpr();
       ExprRef n = fixed_value(size);
-      std::uint64_t len = kCapacity;
+      std::uint64_t len = options_.capacity;
       if (n && ir::as_signed(n->type, n->value) > 0) {
         len = n->value;
         if (len * cells_of(elem, loc) > 100000) unsupported(loc, "array with more than 100000 cells");
@@ -48,6 +48,7 @@ void Translator::decl_stmt(const DeclStmt* ds) {
         in.message = "variable-length array length is not positive";
         emit(std::move(in));
         capped_.push_back(vd->getNameAsString());
+        if (len * cells_of(elem, loc) > 100000) unsupported(loc, "array with more than 100000 cells");
       }
       vla_length_[vd->getCanonicalDecl()] = len;
       object_of(vd);

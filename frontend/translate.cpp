@@ -20,8 +20,8 @@
 //  * main(argc, argv) gets a nondet argc >= 1 and argv pointing to hidden objects
 //    (main_arguments);
 //  * malloc/calloc sizes and VLA lengths that are not constants are first folded over
-//    variables that are never modified (fixed_value); otherwise the object gets a fixed
-//    capacity and a Limit assert (rv_call, decl_stmt).
+//    variables that are never modified (fixed_value); otherwise the object gets
+//    FrontendOptions::capacity elements (rv_call, decl_stmt; note_capacity).
 // Unsupported constructs throw `Unsupported` (caught per function) and become diagnostics
 // `file:line:col: unsupported: <what>`.
 //
@@ -152,15 +152,16 @@ std::string Translator::source_text(SourceRange r) {
 // ---------------------------------------------------------------------------------------
 // The translation: every function reachable from main, then whole-program checks
 
-// An object of a non-constant size has kCapacity elements: an access past them fails the
-// access's ValidPtr check, so every such check says that it may be that (UNKNOWN either way).
+// An object of a non-constant size has FrontendOptions::capacity elements: an access past
+// them fails the access's ValidPtr check, so every such check says that it may be that
+// (UNKNOWN either way).
 void Translator::note_capacity() {
   if (capped_.empty()) return;
   std::string names;
   for (std::size_t i = 0; i < capped_.size() && i < 3; ++i) names += (i ? ", " : "") + capped_[i];
   if (capped_.size() > 3) names += ", ...";
   const std::string why = fmt::format(" (or an access past the modelled capacity of {} elements of an object of a "
-                                      "non-constant size: {})", kCapacity, names);
+                                      "non-constant size: {})", options_.capacity, names);
   for (ir::Function& f : prog_.functions)
     for (ir::Instr& in : f.body)
       if (in.kind == InstrKind::Assert && in.assert_kind == ir::AssertKind::MemSafety && in.a && in.a->op == Op::ValidPtr)
@@ -208,6 +209,7 @@ FrontendResult Translator::run() {
     return res;
   }
   res.status = FrontendStatus::Ok;
+  res.capped = std::move(capped_);
   res.program = std::move(prog_);
   return res;
 }

@@ -237,7 +237,6 @@ class Translator {
 
   // Capacity of an object whose size is not a constant (malloc/calloc, VLA), in elements,
   // and the objects that have it (note_capacity).
-  static constexpr std::uint64_t kCapacity = 64;
   std::vector<std::string> capped_;
   void note_capacity();
   // argv has this many cells: argv[0..argc-1] are strings and argv[argc] is null for

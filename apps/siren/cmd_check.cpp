@@ -405,13 +405,28 @@ int run_check(const CheckArgs& a) {
       return check::run_portfolio(tm, co, start, report);
     }
     // Unless --threads was given, a check that ends at the thread limit is tried again with
-    // more threads while time is left.
-    result = check::check_growing_threads(tm, co, a.front.threads, a.threads_given ? a.front.threads : kMaxAutoThreads,
-                                          [&](unsigned threads) {
-                                            FrontArgs more = front;
-                                            more.threads = threads;
-                                            return load_model(a.file, more).tm;
-                                          });
+    // more threads while time is left. One that ends UNKNOWN because an access may be past the
+    // capacity of an object of a non-constant size is tried again with 16 times that capacity
+    // while time is left and the objects fit (at most 100000 cells each; else that answer stays).
+    for (;;) {
+      result = check::check_growing_threads(*loaded, co, a.front.threads,
+                                            a.threads_given ? a.front.threads : kMaxAutoThreads,
+                                            [&](unsigned threads) {
+                                              FrontArgs more = front;
+                                              more.threads = threads;
+                                              return load_model(a.file, more).tm;
+                                            });
+      if (!check::capacity_reached(result) || lm.capped.empty() ||
+          (co.deadline && std::chrono::steady_clock::now() >= *co.deadline))
+        break;
+      FrontArgs larger = front;
+      larger.capacity *= 16;
+      LoadedModel next = load_model(a.file, larger);
+      if (!next.tm) break;
+      lm = std::move(next);
+      front = larger;
+      loaded = &*lm.tm;
+    }
     result.stats.total_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   } catch (const std::bad_alloc&) {
     result = {};

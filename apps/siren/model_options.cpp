@@ -106,6 +106,7 @@ LoadedModel load_model(const std::string& file, const FrontArgs& a) {
     }
   }
   fo.data_model_bits = a.ilp32 ? 32 : 64;
+  fo.capacity = a.capacity;
   frontend::FrontendResult fr = frontend::translate_file(file, fo);
   static std::set<std::string> printed;
   for (const auto& w : fr.warnings) {
@@ -132,6 +133,7 @@ LoadedModel load_model(const std::string& file, const FrontArgs& a) {
   tmo.max_recursion = a.recursion;
   tmo.block_at_thread_limit = a.block_at_thread_limit;
   out.tm = ir::build_thread_model(*fr.program, tmo);
+  out.capped = std::move(fr.capped);
   return out;
 }
 

@@ -32,6 +32,9 @@ struct FrontArgs {
   std::string readonly_file;
   /// TEST ONLY (--test-wrong-bitfield-layout, hidden): FrontendOptions::test_wrong_bitfield_layout.
   bool test_wrong_bitfield_layout = false;
+  /// FrontendOptions::capacity: the elements of an object of a non-constant size (check grows
+  /// it after an UNKNOWN that may be the capacity; run_check).
+  std::uint64_t capacity = 64;
 };
 
 /// Adds --threads, --recursion, -D, -I, --32/--64 and the trailing clang_args positional; call it after
@@ -55,6 +58,7 @@ struct LoadedModel {
   bool internal_error = false;         // `unknown` then says what went wrong
   std::vector<std::string> warnings;   // the front end's ("file:line:col: warning: ...")
   std::optional<ir::ThreadModel> tm;
+  std::vector<std::string> capped;  // FrontendResult::capped: objects of a non-constant size
 };
 
 /// Translates `file`; input errors print their diagnostics to stderr, and so do the front

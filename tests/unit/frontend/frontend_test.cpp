@@ -864,6 +864,27 @@ int main() { int *a = mk(2); int *b = mk(3); return 0; }
 )");
   for (auto& o : q.objects)
     if (o.kind == ir::ObjectKind::Heap) CHECK(o.cells.size() == 64);
+  // The capacity is an option (check grows it): objects and messages follow it, and the
+  // result names the objects of a non-constant size (none when every size is fixed).
+  const std::string grow =
+      "#include <stdlib.h>\nint n;\nint main() { n++; int *a = malloc(n * sizeof(int)); int v[n]; "
+      "a[n - 1] = v[0] = 1; return 0; }\n";
+  frontend::FrontendOptions big;
+  big.capacity = 1024;
+  auto g = frontend::translate_file(temp_file("g.c", grow), big);
+  REQUIRE(g.status == FrontendStatus::Ok);
+  CHECK(g.capped == std::vector<std::string>{"malloc@3", "v"});
+  for (auto& o : g.program->objects)
+    if (o.name == "malloc@3" || o.name == "v") CHECK(o.cells.size() == 1024);
+  const auto gm = asserts(fn(*g.program, "main"));
+  CHECK(std::count_if(gm.begin(), gm.end(), [](const std::string& m) {
+          return m.find("modelled capacity of 1024 elements of an object of a non-constant size: malloc@3, v)") !=
+                 std::string::npos;
+        }) == 1);  // a[n - 1] (v[0] needs no check)
+  CHECK(tr("#include <stdlib.h>\nint main() { int *a = malloc(4 * sizeof(int)); return a[3]; }\n").capped.empty());
+  // Past 100000 cells the object is unsupported (check then keeps its earlier answer).
+  big.capacity = 262144;
+  CHECK(frontend::translate_file(temp_file("g.c", grow), big).status == FrontendStatus::Unsupported);
 }
 
 // --- unsupported constructs: exact file:line prefix
