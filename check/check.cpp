@@ -22,10 +22,9 @@ bool thread_limit_reached(const CheckResult& r) {
          r.reason.find(": threads: ") != std::string::npos;
 }
 
-bool capacity_reached(const CheckResult& r) {
-  return r.verdict == Verdict::Unknown && !r.internal_error &&
-         r.reason.rfind("possible memory-safety violation at ", 0) == 0 &&
-         r.reason.find("(or an access past the modelled capacity of ") != std::string::npos;
+bool capacity_reached(const std::string& unknown_reason) {
+  return unknown_reason.rfind("possible memory-safety violation at ", 0) == 0 &&
+         unknown_reason.find("(or an access past the modelled capacity of ") != std::string::npos;
 }
 
 bool check_explicit(const ir::ThreadModel& tm, const CheckOptions& options, CheckResult& res) {

@@ -20,11 +20,11 @@ const std::vector<std::string>& engine_names();
 /// is the "modelling limit reached at LOC: threads: ..." that every engine writes.)
 bool thread_limit_reached(const CheckResult& r);
 
-/// Did `r` end UNKNOWN because an access may be past the capacity of an object of a
-/// non-constant size (frontend::FrontendOptions::capacity)? (Its reason is the possible
-/// memory-safety violation whose message the front end extends with "(or an access past the
-/// modelled capacity of N elements ...)".)
-bool capacity_reached(const CheckResult& r);
+/// Does an UNKNOWN with this reason (of a check or a race query) say that an access may be
+/// past the capacity of an object of a non-constant size (frontend::FrontendOptions::capacity)?
+/// (The reason is the possible memory-safety violation whose message the front end extends
+/// with "(or an access past the modelled capacity of N elements ...)".)
+bool capacity_reached(const std::string& unknown_reason);
 
 /// The explicit-state part of --engine explicit / auto (explicit/search.hpp) on its own: fills
 /// `res` and returns true when that is the final answer (UNSAFE with a replayed trace, SAFE, or

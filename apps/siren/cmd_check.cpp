@@ -416,7 +416,8 @@ int run_check(const CheckArgs& a) {
                                               more.threads = threads;
                                               return load_model(a.file, more).tm;
                                             });
-      if (!check::capacity_reached(result) || lm.capped.empty() ||
+      if (result.verdict != check::Verdict::Unknown || result.internal_error ||
+          !check::capacity_reached(result.reason) || lm.capped.empty() ||
           (co.deadline && std::chrono::steady_clock::now() >= *co.deadline))
         break;
       FrontArgs larger = front;

@@ -142,6 +142,20 @@ int run_race(const RaceArgs& a) {
         co.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                   std::chrono::duration<double>(a.timeout));
       result = race::check_race(*tm, co, &stats);
+      // As check does (run_check): an UNKNOWN that may be the capacity of an object of a
+      // non-constant size is asked again with 16 times that capacity while time is left.
+      FrontArgs front = a.front;
+      while (result.verdict == check::Verdict::Unknown && !result.internal_error &&
+             check::capacity_reached(result.reason) && !lm.capped.empty() &&
+             (!co.deadline || std::chrono::steady_clock::now() < *co.deadline)) {
+        front.capacity *= 16;
+        LoadedModel larger = load_model(a.file, front);
+        if (!larger.tm) break;
+        lm = std::move(larger);
+        tm = std::move(lm.tm);
+        stats = {};
+        result = race::check_race(*tm, co, &stats);
+      }
     }
   } catch (const std::bad_alloc&) {
     result = {};
