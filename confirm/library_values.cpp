@@ -38,14 +38,16 @@ LibraryValues confirm_library_values(const std::string& file, const std::vector<
   LibraryValues lv;
   lv.functions = bodyless_values(rows);
   lv.needed = !lv.functions.empty();
-  if (!lv.needed) return lv;
+  if (!lv.needed && !o.always) return lv;
+  lv.attempted = true;
   const std::string uses = "counterexample uses values returned by " + quoted_list(lv.functions) +
                            (lv.functions.size() == 1 ? ", which has no body," : ", which have no body,");
   if (o.test_skip) {
     lv.native = "not replayed (--test-skip-native-confirmation: the arbitrary values are trusted)";
     return lv;
   }
-  lv.confirmed = false;
+  // Without library values, only a replay that runs and disagrees withholds the trace.
+  lv.confirmed = !lv.needed;
   char tmpl[] = "/tmp/siren-libvalues-XXXXXX";
   const char* tmp = ::mkdtemp(tmpl);
   if (!tmp) {
@@ -97,8 +99,11 @@ LibraryValues confirm_library_values(const std::string& file, const std::vector<
   std::string mix;
   for (const auto& [oc, n] : s.counts) mix += (mix.empty() ? "" : ", ") + std::string(native::outcome_name(oc));
   lv.native = "no " + std::string(o.race ? "data race" : "violation") + " (" + (mix.empty() ? "no run" : mix) + ")";
-  lv.reason = uses + " and " + (o.race ? "the data race" : "the violation") +
-              " did not happen natively with the real library";
+  lv.confirmed = false;
+  lv.reason = lv.needed ? uses + " and " + (o.race ? "the data race" : "the violation") +
+                              " did not happen natively with the real library"
+                        : std::string("the native replay of the ") + (o.race ? "data race" : "violation") +
+                              "'s schedule did not show it (" + (mix.empty() ? "no run" : mix) + ")";
   return lv;
 }
 

@@ -24,11 +24,18 @@ struct LibraryValueOptions {
   /// TEST ONLY (`--test-skip-native-confirmation`): trust the arbitrary values, deliberately
   /// wrong: a counterexample that needs an impossible library value is then printed.
   bool test_skip = false;
+  /// Replay natively even when the trace uses no value of a function without a body (triage:
+  /// every RACE it prints has happened natively where the program compiles). Such a trace is
+  /// then withheld (UNKNOWN) only when the replay ran and did not fail the same way; a program
+  /// that does not compile natively, or a replay that cannot run, keeps the interpreter's replay
+  /// (`native` says why).
+  bool always = false;
 };
 
 struct LibraryValues {
   std::vector<std::string> functions;  // the body-less functions whose values the trace uses
   bool needed = false;                 // functions is not empty
+  bool attempted = false;              // a native replay was tried (needed, or always)
   bool replayed = false;               // the native replay ran
   bool confirmed = true;               // print the counterexample (nothing needed, or confirmed)
   std::string native;                  // what happened natively (or why it did not run)
@@ -41,9 +48,10 @@ struct LibraryValues {
 std::vector<std::string> bodyless_values(const std::vector<ir::TraceRow>& rows);
 
 /// Decides whether the counterexample `rows` (with the two racy accesses `race` for a data
-/// race) of `file` can be printed: yes when it uses no value of a function without a body;
-/// else only when the native replay of its schedule against the real library fails the same
-/// way (a violation, or a data race).
+/// race) of `file` can be printed: yes when it uses no value of a function without a body
+/// (with `always`: unless its native replay runs and does not fail the same way); else only
+/// when the native replay of its schedule against the real library fails the same way (a
+/// violation, or a data race).
 LibraryValues confirm_library_values(const std::string& file, const std::vector<ir::TraceRow>& rows,
                                      const std::vector<native::TraceRaceEnd>& race, const LibraryValueOptions& o);
 

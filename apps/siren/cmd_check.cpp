@@ -117,7 +117,7 @@ void print_json(const check::CheckResult& r, const std::vector<std::string>& war
   j["bound"] = r.bound;
   j["reason"] = r.reason;
   // a counterexample that used values of functions without a body: its native replay
-  if (lv && lv->needed) j["native_confirmation"] = library_values_json(*lv);
+  if (lv && lv->attempted) j["native_confirmation"] = library_values_json(*lv);
   // SAFE_UP_TO_BOUND: what limited the executions explored (null: nothing of that kind)
   j["bounds"] = {{"steps", r.verdict == check::Verdict::SafeUpToBound && r.steps_bounded ? nlohmann::ordered_json(r.bound)
                                                                                           : nlohmann::ordered_json()},

@@ -74,7 +74,7 @@ void print_json(const race::RaceAnswer& r, const check::CheckStats& st, const st
   j["verdict"] = check::verdict_name(r.verdict);
   j["bound"] = r.bound;
   j["reason"] = r.reason;
-  if (lv && lv->needed) j["native_confirmation"] = library_values_json(*lv);
+  if (lv && lv->attempted) j["native_confirmation"] = library_values_json(*lv);
   add_trace_json(j, r.trace, detail);
   if (r.verdict == check::Verdict::Unsafe)
     j["race"] = {{"first", race_end_json(r.first)}, {"second", race_end_json(r.second)}};

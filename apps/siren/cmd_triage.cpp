@@ -326,14 +326,15 @@ int run_triage(const TriageArgs& a) {
     const TriageItem& item = items[i];
     const std::string named = item.named ? item.program : std::string();
     auto format_line = [&](const race::TriageAnswer& found) {
-      // A race that uses values of functions without a body is RACE only when it happens
-      // natively with the real library (confirm/library_values.hpp), else UNKNOWN.
+      // Every race is replayed natively (confirm/library_values.hpp, `always`): one that uses
+      // values of functions without a body is RACE only when it happens natively with the real
+      // library, any other unless its replay runs and does not show it (both: else UNKNOWN).
       race::TriageAnswer t = found;
       std::optional<race::RaceAnswer> race_copy;
       std::optional<confirm::LibraryValues> lv;
       if (t.race && t.race->verdict == check::Verdict::Unsafe && !t.race->internal_error) {
         race_copy = *t.race;
-        lv = confirm_race(item.program, item.front, *race_copy, false);
+        lv = confirm_race(item.program, item.front, *race_copy, false, true);
         if (lv && !lv->confirmed) {
           t.verdict = "UNKNOWN";
           t.reason = race_copy->reason;
@@ -358,7 +359,7 @@ int run_triage(const TriageArgs& a) {
           if (write_witness(wa, *item.lm.tm, item.program, item.front, t.race->trace, v)) witness["files"] = wa.files;
         }
       }
-      if (lv && lv->needed && witness.is_object()) witness["native_confirmation"] = library_values_json(*lv);
+      if (lv && lv->attempted && witness.is_object()) witness["native_confirmation"] = library_values_json(*lv);
       if (witness.is_object() && !item.entry_points.empty()) witness["entry_points"] = chosen_entry_points(item, witness);
       return answer_line(*t.warning, named, t.verdict, t.race ? t.race->bound : 0, t.race ? t.race->seconds : 0.0,
                          witness, t.reason);

@@ -14,12 +14,16 @@ confirm::LibraryValueOptions library_value_options(const FrontArgs& front, bool 
 }
 
 std::optional<confirm::LibraryValues> confirm_race(const std::string& file, const FrontArgs& front, race::RaceAnswer& r,
-                                                   bool test_skip) {
+                                                   bool test_skip, bool always) {
   if (r.verdict != check::Verdict::Unsafe || r.internal_error || r.trace.empty()) return std::nullopt;
   std::vector<native::TraceRaceEnd> ends;
   for (const race::RaceEnd* e : {&r.first, &r.second}) ends.push_back({e->thread_name, e->line, e->write, e->variable});
   confirm::LibraryValues lv =
-      confirm::confirm_library_values(file, r.trace, ends, library_value_options(front, true, test_skip));
+      confirm::confirm_library_values(file, r.trace, ends, [&] {
+        confirm::LibraryValueOptions o = library_value_options(front, true, test_skip);
+        o.always = always;
+        return o;
+      }());
   if (!lv.confirmed) {
     r.verdict = check::Verdict::Unknown;
     r.reason = lv.reason;

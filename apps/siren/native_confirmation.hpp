@@ -19,10 +19,11 @@ namespace siren::app {
 confirm::LibraryValueOptions library_value_options(const FrontArgs& front, bool race, bool test_skip);
 
 /// `siren race` and `siren triage`: a data race `r` (verdict Unsafe) that uses values of
-/// functions without a body is confirmed natively; when it is not, `r` becomes UNKNOWN with
-/// the reason (and no trace). Returns what was done (nullopt: `r` is no race).
+/// functions without a body is confirmed natively (with `always`, as triage asks: every race,
+/// where the program compiles); when it is not, `r` becomes UNKNOWN with the reason (and no
+/// trace). Returns what was done (nullopt: `r` is no race).
 std::optional<confirm::LibraryValues> confirm_race(const std::string& file, const FrontArgs& front, race::RaceAnswer& r,
-                                                   bool test_skip);
+                                                   bool test_skip, bool always = false);
 
 /// {"functions": [...], "replayed": bool, "confirmed": bool, "native": "...", "stubbed": [...]}
 nlohmann::ordered_json library_values_json(const confirm::LibraryValues& lv);

@@ -4,7 +4,8 @@ they are printed (confirm/library_values.hpp). The regression cases libvalues_* 
 verdicts; this test shows that the confirmation is what makes them pass: with the TEST ONLY
 switch --test-skip-native-confirmation (the arbitrary values trusted), the rand() cases
 become UNSAFE / a RACE whose trace does not happen natively, and the regression case
-libvalues_rand_unknown run with the switch FAILS.
+libvalues_rand_unknown run with the switch FAILS. Triage replays every race natively, and a
+race replay confirms only that race (a broken runtime that lets any race end it is caught).
 Usage: library_values_test.py SIREN TESTS_DIR"""
 import json
 import os
@@ -100,6 +101,51 @@ expect("triage: the real race is RACE, natively confirmed",
        len(answers) == 1 and answers[0]["verdict"] == "RACE" and
        answers[0]["witness"].get("native_confirmation", {}).get("confirmed") is True,
        p.stdout[:400] + p.stderr[:400] + str(answers))
+
+# 3. Triage replays every race natively, also one that uses no library value, and the replay
+#    of a race confirms that race: the lost update of board_idx (line 4) lies on the way to the
+#    race on printed_version (line 5), and only the latter may end that replay. Broken runtime
+#    (SIREN_RT_TEST_BROKEN=5: any race ends the replay of another): line 5 "confirmed" at 4.
+LOST = """#include <pthread.h>
+int board_idx, printed_version;
+void *probe(void *arg) {
+  int mine = board_idx++;
+  if (mine == 0) printed_version++;
+  return 0;
+}
+int main(void) {
+  pthread_t t1, t2;
+  pthread_create(&t1, 0, probe, 0);
+  pthread_create(&t2, 0, probe, 0);
+  pthread_join(t1, 0);
+  pthread_join(t2, 0);
+  return 0;
+}
+"""
+
+
+def triage_lost(broken):
+    with tempfile.TemporaryDirectory() as d:
+        c, w = os.path.join(d, "lost.c"), os.path.join(d, "w.csv")
+        open(c, "w").write(LOST)
+        open(w, "w").write("lost.c,4,14,lost.c,4,14\nlost.c,5,18,lost.c,5,18\n")
+        env = dict(os.environ, SIREN_RT_TEST_BROKEN="5" if broken else "0")
+        p = subprocess.run([siren, "triage", w, "--program", c, "-q"], capture_output=True, text=True, timeout=300,
+                           env=env, cwd=d)
+        answers = [json.loads(l) for l in p.stdout.splitlines() if l.startswith("{")]
+        native = {a["first"]["line"]: ((a.get("witness") or {}).get("native_confirmation") or {}) for a in answers}
+        return p, answers, native
+
+
+p, answers, native = triage_lost(False)
+expect("triage: both races RACE, each replayed natively at its own line without library values",
+       [a["verdict"] for a in answers] == ["RACE", "RACE"] and
+       all(native[l].get("functions") == [] and native[l].get("replayed") is True and
+           native[l].get("native") == "data race at lost.c:%d" % l for l in (4, 5)),
+       p.stderr[:400] + str(native))
+p, answers, native = triage_lost(True)
+expect("broken runtime (any race ends a race replay): the line-5 race is 'confirmed' at line 4",
+       native.get(5, {}).get("native") == "data race at lost.c:4", p.stderr[:400] + str(native))
 
 if failures:
     print("FAILED:\n  " + "\n  ".join(failures))
