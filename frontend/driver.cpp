@@ -301,10 +301,8 @@ class EntryFinder : public RecursiveASTVisitor<EntryFinder> {
   }
 
   static const FunctionDecl* function_named(const Expr* e) {
-    e = e->IgnoreParenCasts();
-    if (const auto* uo = dyn_cast<UnaryOperator>(e); uo && uo->getOpcode() == UO_AddrOf) e = uo->getSubExpr()->IgnoreParenCasts();
-    const auto* dr = dyn_cast<DeclRefExpr>(e);
-    return dr ? dyn_cast<FunctionDecl>(dr->getDecl()) : nullptr;
+    const DeclRefExpr* dr = function_ref(e);
+    return dr ? cast<FunctionDecl>(dr->getDecl()) : nullptr;
   }
 
   // The operations the kernel (Linux 4.0) calls with the routing netlink lock held: every

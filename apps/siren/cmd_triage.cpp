@@ -345,7 +345,7 @@ int run_triage(const TriageArgs& a) {
       if (t.race && t.race->verdict == check::Verdict::Unsafe && !t.race->internal_error) {
         witness = {{"first", race_end_json(t.race->first)}, {"second", race_end_json(t.race->second)},
                    {"schedule", trace_json(t.race->trace)}};
-        if (!a.report.empty()) write_race_page(a.report, t.warning->id, item.program, *t.race);
+        if (!a.report.empty()) write_race_page(a.report, t.warning->id, item.program, *t.race, lv ? lv->native : "");
         if (!a.witness_dir.empty()) {  // SV-COMP witnesses of this race (witness_output.hpp)
           const std::string name = result_file_name(t.warning->id);
           WitnessArgs wa;

@@ -35,8 +35,9 @@ bool prepare_report_dir(const std::string& dir) {
 }
 
 bool write_race_page(const std::string& dir, const std::string& id, const std::string& program,
-                     const race::RaceAnswer& r) {
-  const std::string verdict = fmt::format("RACE on '{}' (warning {})", r.first.variable, id);
+                     const race::RaceAnswer& r, const std::string& native) {
+  const std::string verdict = fmt::format("RACE on '{}' (warning {}{})", r.first.variable, id,
+                                          native.empty() ? "" : "; native replay: " + native);
   return write_trace_html(dir + "/races/" + result_file_name(id) + ".html",
                           {"triage", program, verdict, ir::statement_rows(r.trace), false, {r.first, r.second}});
 }

@@ -19,9 +19,10 @@ std::string result_file_name(const std::string& id);
 /// Creates DIR and DIR/races; false (with a one-line message) when it cannot.
 bool prepare_report_dir(const std::string& dir);
 
-/// DIR/races/NAME.html for the race answering result `id` of `program`.
+/// DIR/races/NAME.html for the race answering result `id` of `program`; `native` (if not
+/// empty) says what its native replay showed (confirm::LibraryValues::native).
 bool write_race_page(const std::string& dir, const std::string& id, const std::string& program,
-                     const race::RaceAnswer& race);
+                     const race::RaceAnswer& race, const std::string& native = "");
 
 struct ReportRace {
   std::string id;

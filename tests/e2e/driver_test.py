@@ -64,6 +64,18 @@ def triage(driver, work, env=None, extra=(), timeout=30):
     return p, lines, info
 
 
+def broken_model(tmp, name, header, old, new):
+    """A deliberately broken copy of siren's kernel model in tmp/name/include (with its
+    readonly.txt beside it, as SIREN_KERNEL_MODEL wants): `old` replaced by `new` in
+    linux/`header`. Returns the include directory."""
+    broken = tmp / name / "include"
+    shutil.copytree(kernel, broken)
+    shutil.copy(source / "kernel" / "readonly.txt", broken.parent / "readonly.txt")
+    h = broken / "linux" / header
+    h.write_text(h.read_text().replace(old, new))
+    return broken
+
+
 def races(lines, together=None):
     """The pairs of entry points with a RACE line: a pair's own harness's (id A|B/...), or the
     pair the harness of every pair ran (id all/..., witness.entry_points). together: True only
@@ -142,13 +154,10 @@ with tempfile.TemporaryDirectory() as tmp:
           f"-DTOY_UNSUPPORTED: the pairs of toy_ioctl are UNKNOWN ({len(io)} lines)")
 
     # 2. a kernel model whose mutex does not exclude: caught
-    broken = tmp / "broken-kernel" / "include"
-    shutil.copytree(kernel, broken)
-    shutil.copy(source / "kernel" / "readonly.txt", broken.parent / "readonly.txt")
-    m = broken / "linux" / "mutex.h"
-    m.write_text(m.read_text().replace("static inline void mutex_lock(struct mutex *lock) { pthread_mutex_lock(&lock->m); }",
-                                       "static inline void mutex_lock(struct mutex *lock) { (void)lock; }"))
-    check("(void)lock; }" in m.read_text(), "the broken copy's mutex_lock does nothing")
+    broken = broken_model(tmp, "broken-kernel", "mutex.h",
+                          "static inline void mutex_lock(struct mutex *lock) { pthread_mutex_lock(&lock->m); }",
+                          "static inline void mutex_lock(struct mutex *lock) { (void)lock; }")
+    check("(void)lock; }" in (broken / "linux" / "mutex.h").read_text(), "the broken copy's mutex_lock does nothing")
     (tmp / "broken").mkdir()
     env = dict(os.environ, SIREN_KERNEL_MODEL=str(broken))
     p, lines, info = triage(toy, tmp / "broken", env=env)
@@ -200,14 +209,14 @@ with tempfile.TemporaryDirectory() as tmp:
           f"{got.get(('all', 38, 38))})")
     for l in lines:
         if l["verdict"] == "RACE":
-            native = (l.get("witness") or {}).get("native_confirmation")
-            check(native is None or native.get("confirmed"), f"{l['id']}: confirmed natively where needed")
-    broken = tmp / "broken-dev" / "include"
-    shutil.copytree(kernel, broken)
-    shutil.copy(source / "kernel" / "readonly.txt", broken.parent / "readonly.txt")
-    d = broken / "linux" / "device.h"
-    d.write_text(d.read_text().replace("  (void)dev;\n  return __siren_get_drvdata();", "  (void)dev;\n  return __builtin_malloc(64);"))
-    check("return __builtin_malloc(64);" in d.read_text(), "the broken copy's dev_get_drvdata makes a new object")
+            native = (l.get("witness") or {}).get("native_confirmation") or {}
+            check(native.get("replayed") is True and native.get("confirmed") is True and
+                  native.get("native", "").startswith("data race at driver.c:"),
+                  f"{l['id']}: replayed natively, the race happens there: {native.get('native')}")
+    broken = broken_model(tmp, "broken-dev", "device.h", "  (void)dev;\n  return __siren_get_drvdata();",
+                          "  (void)dev;\n  return __builtin_malloc(64);")
+    check("return __builtin_malloc(64);" in (broken / "linux" / "device.h").read_text(),
+          "the broken copy's dev_get_drvdata makes a new object")
     (tmp / "dev-broken").mkdir()
     p, lines, info = triage(dev, tmp / "dev-broken", env=dict(os.environ, SIREN_KERNEL_MODEL=str(broken)), timeout=120)
     check(not races(lines) & {"toy_store|toy_store", "toy_show|toy_store"},
@@ -227,12 +236,9 @@ with tempfile.TemporaryDirectory() as tmp:
     net_races = races(lines)
     check(net_races == {"toy_change_mtu|toy_start_xmit"}, f"toy_net: the only race is mtu's: {sorted(net_races)}")
     # a kernel model whose rtnl_lock does not lock: the ethtool operations race
-    broken = tmp / "broken-net" / "include"
-    shutil.copytree(kernel, broken)
-    shutil.copy(source / "kernel" / "readonly.txt", broken.parent / "readonly.txt")
-    r = broken / "linux" / "rtnetlink.h"
-    r.write_text(r.read_text().replace("{ pthread_mutex_lock(&__siren_rtnl); }", "{ }"))
-    check("rtnl_lock(void) { }" in r.read_text(), "the broken copy's rtnl_lock does nothing")
+    broken = broken_model(tmp, "broken-net", "rtnetlink.h", "{ pthread_mutex_lock(&__siren_rtnl); }", "{ }")
+    check("rtnl_lock(void) { }" in (broken / "linux" / "rtnetlink.h").read_text(),
+          "the broken copy's rtnl_lock does nothing")
     (tmp / "net-broken").mkdir()
     p, lines, info = triage(net, tmp / "net-broken", env=dict(os.environ, SIREN_KERNEL_MODEL=str(broken)))
     check({"toy_set_msglevel|toy_set_msglevel", "toy_get_msglevel|toy_set_msglevel"} <= races(lines),
