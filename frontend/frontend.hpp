@@ -44,8 +44,8 @@ struct FrontendOptions {
   unsigned data_model_bits = 64;
   /// The elements of an object whose size is not fixed (a malloc/calloc of a nondet or
   /// computed size, a VLA): an access past them fails its ValidPtr check, whose message says
-  /// it may be the capacity (UNKNOWN, never a verdict); `siren check` tries again with a larger
-  /// capacity after such an UNKNOWN (docs/semantics.md).
+  /// it may be the capacity (UNKNOWN, never a verdict); `siren check` and `siren race` try
+  /// again with a larger capacity after such an UNKNOWN (docs/semantics.md).
   std::uint64_t capacity = 64;
   /// A call to a function without a body returns an arbitrary value of its return type and
   /// changes nothing else (CBMC's convention; each such function gets one warning). False:
