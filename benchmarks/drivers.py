@@ -2,7 +2,8 @@
 """siren triage --driver over the Linux 4.0 drivers of ../shared/benchmarks/linux-drivers (issue
 41): one row per driver with its lines, entry points (and how many were left out), pairs,
 the warnings (the harness of every pair's candidates, and those of pairs outside it) by verdict, the pairs that did not get through the front end, the most common
-reason of the UNKNOWN lines, the scan time and the triage's wall-clock time and peak memory.
+reason of the UNKNOWN lines, the time of each phase (siren's DIR/phases.json: scan,
+translation, candidates, search), the wall-clock time and the peak memory.
 Writes benchmarks/DRIVERS.md (the table between the markers is replaced).
 
 Usage: benchmarks/drivers.py [--siren build/siren] [--shared ../shared] [--timeout 60]
@@ -65,6 +66,7 @@ def main():
             tail = p.stderr.strip().splitlines()[-1:] or ["0"]
             peak = int(tail[0]) if tail[0].isdigit() else 0
             info = json.loads((work / "h" / "driver.json").read_text()) if (work / "h" / "driver.json").exists() else {}
+            phases = json.loads((work / "h" / "phases.json").read_text()) if (work / "h" / "phases.json").exists() else {}
             lines = [json.loads(l) for l in out.read_text().splitlines()] if out.exists() else []
             together = set(info.get("together", []))
             entries = info.get("entry_points", [])
@@ -114,6 +116,12 @@ def main():
                 "error": "" if p.returncode in (0, 10) else (p.stderr.strip().splitlines()[:-1] or ["?"])[-1][:120],
                 "wall": wall,
                 "peak_mb": peak / 1024,
+                "scan": phases.get("scan_seconds", 0),
+                "translation": phases.get("translation_seconds", 0),
+                "translated": phases.get("programs_translated", 0),
+                "candidates": phases.get("candidates_seconds", 0),
+                "search": phases.get("search_seconds", 0),
+                "peak_after_candidates": phases.get("peak_mb_after_candidates", 0),
             })
             r = rows[-1]
             print(f"{name}: {r['entries']} entry points, {r['pairs']} pairs ({r['together_pairs']} together), "
@@ -131,26 +139,33 @@ def main():
              "harness raced on the same two places) / NO_RACE / NO_RACE up to bound (median bound) / UNKNOWN "
              "(whole-pair: pairs whose harness siren cannot model); *not reached*: UNKNOWN warnings whose turn "
              "did not come before the driver's time limit; *pair races*: distinct place pairs raced in the "
-             "pairs' own harnesses; *reason*: the most common reason of the other UNKNOWN lines. Wall time is "
-             "the whole command (scan, harnesses, translation, candidates, solving); peak memory is its largest "
-             "resident set.",
+             "pairs' own harnesses; *reason*: the most common reason of the other UNKNOWN lines. *phases*: "
+             "seconds of the scan (entry points, harnesses, the harness of every pair tried), the translation "
+             "(front end, thread model, points-to; programs translated, a released pair's harness counted again "
+             "at its turn), the lockset candidates and the search (deepening, solving, replays; with --jobs 2 "
+             "two programs at once), from siren's DIR/phases.json; *wall* is the whole command; *peak MB*: "
+             "its largest resident set (siren's after the candidates).",
              "",
              "| driver | lines | entry points (left out, alone) | internal | pairs (together) | no candidate | warnings | RACE "
-             "| NO_RACE | NO_RACE up to bound (median) | UNKNOWN (whole-pair) | not reached | pair races | wall s | peak MB | most common UNKNOWN reason |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+             "| NO_RACE | NO_RACE up to bound (median) | UNKNOWN (whole-pair) | not reached | pair races | phases s: scan / translation (programs) / candidates / search "
+             "| wall s | peak MB (after candidates) | most common UNKNOWN reason |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---|"]
     for r in rows:
         reason = r["reason"] or r["error"]
         table.append(f"| {r['driver']} | {r['lines']} | {r['entries']} ({r['left_out']}, {r['alone']}) | {r['internal']} | "
                      f"{r['pairs']} ({r['together_pairs']}) | {r['no_candidate']} | {r['warnings']} | {r['race']} | "
                      f"{r['no_race']} | {r['bounded']} ({r['median_bound']}) | "
                      f"{r['unknown']} ({r['program_unknown']}) | {r['not_reached']} | {r['pair_races']} | "
-                     f"{r['wall']:.0f} | {r['peak_mb']:.0f} | {reason} |")
+                     f"{r['scan']:.1f} / {r['translation']:.1f} ({r['translated']}) / {r['candidates']:.1f} / "
+                     f"{r['search']:.0f} | {r['wall']:.0f} | {r['peak_mb']:.0f} ({r['peak_after_candidates']:.0f}) | "
+                     f"{reason} |")
     tot = lambda k: sum(r[k] for r in rows)
     table.append(f"| **total** | {tot('lines')} | {tot('entries')} ({tot('left_out')}, {tot('alone')}) | {tot('internal')} | "
                  f"{tot('pairs')} ({tot('together_pairs')}) | {tot('no_candidate')} | {tot('warnings')} | {tot('race')} | "
                  f"{tot('no_race')} | {tot('bounded')} | "
                  f"{tot('unknown')} ({tot('program_unknown')}) | {tot('not_reached')} | {tot('pair_races')} | "
-                 f"{sum(r['wall'] for r in rows):.0f} | | |")
+                 f"{tot('scan'):.0f} / {tot('translation'):.0f} ({tot('translated')}) / {tot('candidates'):.0f} / "
+                 f"{tot('search'):.0f} | {tot('wall'):.0f} | | |")
     decided = tot('race') + tot('no_race') + tot('bounded')
     table.append("")
     table.append(f"Warnings decided (RACE, NO_RACE, NO_RACE up to bound): {decided} of {tot('warnings')}"

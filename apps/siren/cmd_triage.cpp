@@ -28,6 +28,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,6 +40,7 @@
 #include <cstdio>
 #include <cctype>
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <optional>
@@ -72,6 +74,37 @@ std::string answer_line(const race::Warning& w, const std::string& program, cons
 
 namespace {
 
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+// Peak resident memory in MB: of this process, or of the largest child it waited for (a
+// program's worker, a native replay, the C compiler of one).
+double peak_mb(int who) {
+  struct rusage ru {};
+  ::getrusage(who, &ru);
+  return static_cast<double>(ru.ru_maxrss) / 1024.0;  // Linux: kilobytes
+}
+
+// Where a triage's time went (--driver: DIR/phases.json and one stderr line; docs/drivers.md):
+// translation (front end, thread model, points-to), the lockset candidates, and the search
+// (deepening, solving, replays), beside prepare_driver's scan.
+struct Phases {
+  double translation = 0;
+  unsigned translated = 0;  // programs translated (a released one counts again at its turn)
+  double candidates = 0;
+  double search = 0;
+  double peak_after_candidates = 0;
+
+  LoadedModel translate(const std::string& program, const FrontArgs& front) {
+    const auto t = std::chrono::steady_clock::now();
+    LoadedModel lm = load_model(program, front);
+    translation += seconds_since(t);
+    ++translated;
+    return lm;
+  }
+};
+
 // The entry points a race of a driver's harness of many pairs ran: the last values of its
 // choice variables siren_ep1 and siren_ep2 in the schedule (race::ManifestItem::entry_points).
 nlohmann::ordered_json chosen_entry_points(const TriageItem& item, const nlohmann::ordered_json& witness) {
@@ -96,11 +129,11 @@ nlohmann::ordered_json chosen_entry_points(const TriageItem& item, const nlohman
 // The programs of this run with their warnings (ids made unique across a manifest's items);
 // a bad manifest line or program is reported (one line naming it) and left out.
 std::vector<TriageItem> load_items(const TriageArgs& a, bool& input_error,
-                                   std::chrono::steady_clock::time_point start) {
+                                   std::chrono::steady_clock::time_point start, Phases& phases) {
   std::vector<TriageItem> items;
   auto load = [&](TriageItem& it, const std::string& warnings, const std::string& prefix) -> bool {
     auto where = [&] { return fmt::format("{}:{}", a.manifest, it.line); };
-    it.lm = load_model(it.program, it.front);
+    it.lm = phases.translate(it.program, it.front);
     if (it.lm.input_error) {
       if (it.line) std::fprintf(stderr, "siren: %s: %s: cannot be translated (above)\n", where().c_str(), it.program.c_str());
       return false;
@@ -120,7 +153,9 @@ std::vector<TriageItem> load_items(const TriageArgs& a, bool& input_error,
         return false;
       }
     } else if (it.lm.tm) {
+      const auto t = std::chrono::steady_clock::now();
       it.ws = race::lockset_candidates(*it.lm.tm);
+      phases.candidates += seconds_since(t);
       if (!a.quiet && !it.line)
         std::fprintf(stderr, "siren: %zu candidate pairs from the lockset analysis\n", it.ws.size());
       if (it.ws.empty() && it.named) {
@@ -222,7 +257,9 @@ int run_triage(const TriageArgs& a) {
   }
   if (!a.report.empty() && !prepare_report_dir(a.report)) return kExitInputError;
   bool input_error = false;
-  std::vector<TriageItem> items = load_items(a, input_error, start);
+  Phases phases;
+  std::vector<TriageItem> items = load_items(a, input_error, start, phases);
+  phases.peak_after_candidates = peak_mb(RUSAGE_SELF);
   if (a.manifest.empty() && input_error) return kExitInputError;
   assign_work(a, items, shard);
 
@@ -288,6 +325,8 @@ int run_triage(const TriageArgs& a) {
   const bool tty = !a.quiet && ::isatty(STDERR_FILENO);
   TriageProgress progress(n_todo, tty);
   bool workers_ok = true;
+  const auto search_start = std::chrono::steady_clock::now();  // (the Slurm job's time is search too)
+  const double translation_before = phases.translation;
   if (a.executor == "slurm" && n_todo > 0) {
     if (const int rc = triage_on_slurm(a, items, todo, fd, answered, progress)) return rc;
   }
@@ -312,15 +351,19 @@ int run_triage(const TriageArgs& a) {
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) workers_ok = false;
     echo_new();
   };
+  const ir::ThreadModel no_model;  // for a program whose answers need none
   for (std::size_t i = 0; i < items.size() && a.executor == "local"; ++i) {
-    if (items[i].released && !todo[i].empty()) {  // translated again for its turn (load_items)
+    // A pair without a lockset candidate is answered by that (race::triage_query): its harness
+    // is not translated again for it.
+    const bool needs_model = std::any_of(todo[i].begin(), todo[i].end(), [](const auto& w) { return !w.no_candidates; });
+    if (items[i].released && needs_model) {  // translated again for its turn (load_items)
       if (a.total_timeout > 0 &&
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >= a.total_timeout)
         // not past the limit translating programs whose warnings would all be timeouts (r8169's
         // 664 pair harnesses took 16 minutes after a 120 s limit)
         items[i].lm.unknown = "not translated: the total time limit (--total-timeout) ran out before this program's turn";
       else
-        items[i].lm = load_model(items[i].program, items[i].front);
+        items[i].lm = phases.translate(items[i].program, items[i].front);
       items[i].released = false;
     }
     const TriageItem& item = items[i];
@@ -365,7 +408,7 @@ int run_triage(const TriageArgs& a) {
                          witness, t.reason);
     };
     if (todo[i].empty()) continue;
-    if (!item.lm.tm) {  // unsupported C or internal error: every open warning is UNKNOWN
+    if (!item.lm.tm && needs_model) {  // unsupported C or internal error: every open warning is UNKNOWN
       for (const auto& w : todo[i]) {
         if (!race::append_line(fd, answer_line(w, named, "UNKNOWN", 0, 0.0, nullptr,
                                                item.lm.unknown.value_or("unsupported"))))
@@ -401,7 +444,7 @@ int run_triage(const TriageArgs& a) {
         if (::getppid() != parent) std::_Exit(1);
         lo.jobs = 1;
         lo.progress = nullptr;
-        const bool ok = race::triage_locally(*item.lm.tm, todo[i], lo, fd, format_line);
+        const bool ok = race::triage_locally(item.lm.tm ? *item.lm.tm : no_model, todo[i], lo, fd, format_line);
         std::fflush(stdout);
         std::_Exit(ok ? 0 : 1);
       }
@@ -412,10 +455,11 @@ int run_triage(const TriageArgs& a) {
       }
       std::fprintf(stderr, "siren: fork failed: %s; answering %s here\n", std::strerror(errno), item.program.c_str());
     }
-    workers_ok = race::triage_locally(*item.lm.tm, todo[i], lo, fd, format_line) && workers_ok;
+    workers_ok = race::triage_locally(item.lm.tm ? *item.lm.tm : no_model, todo[i], lo, fd, format_line) && workers_ok;
     if (items[i].named) items[i].lm.tm.reset();  // done with it
   }
   while (!running.empty()) reap_one();
+  phases.search = seconds_since(search_start) - (phases.translation - translation_before);
   echo_new();
   progress.finish();
   if (!workers_ok) std::fprintf(stderr, "siren: a triage worker failed; re-run with the same --out to finish\n");
@@ -520,6 +564,27 @@ int run_triage(const TriageArgs& a) {
     sarif.verdict_text = fmt::format("{} warnings triaged", n_mine);
     for (const auto& [verdict, n] : counts) sarif.verdict_text += fmt::format(", {} {}", n, verdict);
     if (!write_sarif(a.sarif, sarif)) return kExitInputError;
+  }
+  if (!a.driver_dir.empty()) {  // where the time and memory went (docs/drivers.md)
+    auto r3 = [](double x) { return std::round(x * 1000.0) / 1000.0; };
+    const double peak = std::max(peak_mb(RUSAGE_SELF), peak_mb(RUSAGE_CHILDREN));
+    const nlohmann::ordered_json j = {{"scan_seconds", r3(a.scan_seconds)},
+                                      {"translation_seconds", r3(phases.translation)},
+                                      {"programs_translated", phases.translated},
+                                      {"candidates_seconds", r3(phases.candidates)},
+                                      {"peak_mb_after_candidates", std::round(phases.peak_after_candidates)},
+                                      {"search_seconds", r3(phases.search)},
+                                      {"total_seconds", r3(a.scan_seconds + seconds_since(start))},
+                                      {"peak_mb", std::round(peak)}};
+    const std::string path = a.driver_dir + "/phases.json";
+    if (!(std::ofstream(path, std::ios::trunc) << j.dump(2) << "\n"))
+      std::fprintf(stderr, "siren: %s: cannot write the phase times\n", path.c_str());
+    if (!a.quiet)
+      std::fprintf(stderr,
+                   "siren: phases: scan %.1f s, translation %.1f s (%u programs), candidates %.1f s, search %.1f s; "
+                   "peak %.0f MB (%.0f MB after the candidates); %s\n",
+                   a.scan_seconds, phases.translation, phases.translated, phases.candidates, phases.search, peak,
+                   phases.peak_after_candidates, path.c_str());
   }
   if (input_error) return kExitInputError;  // after everything else ran
   return counts.count("(not answered)") ? kExitUnknown : kExitSafe;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -30,6 +31,7 @@ std::string harness_name(std::size_t i, std::size_t j, const std::string& a, con
 }  // namespace
 
 int prepare_driver(TriageArgs& a) {
+  const auto started = std::chrono::steady_clock::now();
   std::error_code ec;
   if (!fs::is_regular_file(a.driver, ec)) {
     std::fprintf(stderr, "siren: %s: no such file\n", a.driver.c_str());
@@ -215,6 +217,8 @@ int prepare_driver(TriageArgs& a) {
                  scan.exit.empty() ? "(none)" : scan.exit.c_str(), scan.entries.size(),
                  scan.entries.size() - usable.size(), pairs, pairs - alone, alone, dir.c_str());
   a.manifest = manifest;
+  a.driver_dir = dir;
+  a.scan_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   a.front.includes.clear();  // in the manifest's lines, after the kernel model
   return 0;
 }

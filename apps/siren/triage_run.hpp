@@ -19,6 +19,8 @@ struct TriageArgs {
   std::string manifest;          // --manifest: JSON lines of programs (race/manifest.hpp)
   std::string driver;            // --driver: a Linux driver, closed by harnesses (docs/drivers.md)
   std::string emit_harness;      // --emit-harness DIR: where --driver writes them (and its manifest)
+  std::string driver_dir;        // --driver: the harness directory prepare_driver chose (phases.json goes there)
+  double scan_seconds = 0;       // --driver: prepare_driver's time (scan, harnesses, harness of every pair tried)
   std::string out;
   std::string sarif;
   std::string shard;             // --shard I/N (race/triage_shards.hpp)

@@ -10,7 +10,8 @@
    read|read, timer|timer and release|timer; every RACE happens natively (siren race on its
    harness, then siren test --replay). open|open (a mutex) and ioctl|ioctl (atomics) have no
    race; read|ioctl has no lockset candidate (toy_init's write of `mode` is ordered before the
-   threads by create/join order), which is one NO_RACE line for the pair.
+   threads by create/join order), which is one NO_RACE line for the pair. DIR/phases.json
+   times every phase; a pair without a candidate is not translated again for its turn.
 2. The same with a kernel model whose mutex_lock does not lock (SIREN_KERNEL_MODEL pointing at a
    copy): open|open must become a RACE, so the test catches a kernel model without mutual
    exclusion.
@@ -125,6 +126,21 @@ with tempfile.TemporaryDirectory() as tmp:
           "every candidate answered: " + ", ".join(sorted({l['verdict'] for l in lines})))
     check(not any(l["id"].startswith(("toy_open|toy_open", "toy_ioctl|toy_ioctl")) and l["verdict"] == "RACE" for l in lines),
           "no race between two opens (mutex) or two ioctls (atomics)")
+    # where the time went (DIR/phases.json): every program translated for its candidates, and
+    # again for its turn only when it has one (a pair without a candidate is answered by that)
+    ph_path = tmp / "toy" / "h" / "phases.json"
+    ph = json.loads(ph_path.read_text()) if ph_path.exists() else {}
+    programs = len((tmp / "toy" / "h" / "manifest.jsonl").read_text().splitlines())
+    with_candidates = {l["id"].split("/")[0] for l in lines if not l["id"].endswith("/program")}
+    check(ph.get("programs_translated") == programs + len(with_candidates),
+          f"phases.json: {programs} programs translated, {len(with_candidates)} again for their candidates "
+          f"({ph.get('programs_translated')})")
+    check(all(ph.get(k, 0) > 0 for k in ("scan_seconds", "translation_seconds", "search_seconds", "peak_mb",
+                                         "peak_mb_after_candidates")) and ph.get("candidates_seconds", -1) >= 0,
+          f"phases.json: every phase timed, memory measured ({ph})")
+    parts = sum(ph.get(k, 0) for k in ("scan_seconds", "translation_seconds", "candidates_seconds", "search_seconds"))
+    check(0 < parts <= ph.get("total_seconds", 0) + 0.01, f"phases.json: the phases ({parts:.3f} s) are within the "
+          f"total ({ph.get('total_seconds')})")
     # every RACE happens natively: siren race on the pair's harness, then siren test --replay
     args = ["-I", str(kernel), "-I", str(model), "-I", str(toy.parent)]
     for pair in sorted(want & got):
