@@ -90,7 +90,14 @@ LibraryValues confirm_library_values(const std::string& file, const std::vector<
   }
   lv.replayed = true;
   const native::Outcome want = o.race ? native::Outcome::Race : native::Outcome::Violation;
-  if (s.failure && s.failure->outcome == want) {
+  // A race confirms this one only at its two lines (either order): another race of the same
+  // variable on the schedule's way is a different warning.
+  auto at_its_lines = [&](const native::Run& r) {
+    if (!o.race || race.size() != 2 || !race[0].line || !race[1].line) return true;
+    const unsigned a = bin.where(r.pc).second, b = bin.where(r.pc2).second;
+    return (a == race[0].line && b == race[1].line) || (a == race[1].line && b == race[0].line);
+  };
+  if (s.failure && s.failure->outcome == want && at_its_lines(*s.failure)) {
     const auto [f, l] = bin.where(s.failure->pc);
     lv.confirmed = true;
     lv.native = std::string(o.race ? "data race" : "violation") + " at " + f + ":" + std::to_string(l);
@@ -98,6 +105,12 @@ LibraryValues confirm_library_values(const std::string& file, const std::vector<
   }
   std::string mix;
   for (const auto& [oc, n] : s.counts) mix += (mix.empty() ? "" : ", ") + std::string(native::outcome_name(oc));
+  if (s.failure && s.failure->outcome == want) {  // a race, but at other lines
+    const auto [f, l] = bin.where(s.failure->pc);
+    const auto [f2, l2] = bin.where(s.failure->pc2);
+    mix = "a data race at " + f + ":" + std::to_string(l) + " / " + f2 + ":" + std::to_string(l2) + ", not at lines " +
+          std::to_string(race[0].line) + " / " + std::to_string(race[1].line);
+  }
   lv.native = "no " + std::string(o.race ? "data race" : "violation") + " (" + (mix.empty() ? "no run" : mix) + ")";
   lv.confirmed = false;
   lv.reason = lv.needed ? uses + " and " + (o.race ? "the data race" : "the violation") +

@@ -324,7 +324,12 @@ static int at_race_access(int t) {
   for (int i = 0; i < nrrace; ++i) {
     const struct rrace_t *r = &rrace[i];
     if (r->tid != t || (r->write ? e->kind == E_READ : e->kind == E_WRITE)) continue;
-    if (r->hi ? (e->addr < r->hi && r->lo < e->addr + e->size) : line_of(e->pc) == r->line) return 1;
+    /* Its line, and its variable's bytes when known: the variable is the whole global (a
+     * struct's every field), so the bytes alone would take another access of the same global
+     * for the racy one (gdrom's gd.pending written at :258 for the race at :452). */
+    if (r->line && line_of(e->pc) != r->line) continue;
+    if (r->hi && !(e->addr < r->hi && r->lo < e->addr + e->size)) continue;
+    if (r->line || r->hi) return 1;
   }
   return 0;
 }
