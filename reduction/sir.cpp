@@ -7,7 +7,10 @@
 // with lpc_l the latched location of thread l's last executed step (clarification 1).
 //
 // Conservative by construction (anything undecided is sensitive, which is MPOR behaviour):
-//   * the transaction graph (invariants/transaction_graph.hpp) must be complete;
+//   * a pair that a relevant use reads (below) is decided over the transaction graph
+//     (invariants/transaction_graph.hpp), which must be complete: otherwise that pair is
+//     sensitive; a pair that no relevant use reads is insensitive without a graph (§B9.4), and
+//     the graph is built only when some pair needs it;
 //   * c and d must be plain data steps (Assign, Store, Goto, Assert, Havoc) or atomic blocks of
 //     them; every sync operation (lock, unlock, trylock, rwlock, condvars, create, join, exit,
 //     atomic begin/end, Assume, Abort, Malloc, Free) is always sensitive (§B4, §B8.4), and so
@@ -24,7 +27,8 @@
 //     through locals, cells, thread arguments and results; a read counts via the value it
 //     loads). Only the conditionals (Goto with a condition, Assume, Assert — §B8.2) reading
 //     such a value must be decided, and so must an address computed from one (which cell is
-//     accessed, and whether the access is valid: undecided). The set N of nodes where such a
+//     accessed, and whether the access is valid: undecided) and the thread a join waits for
+//     (undecided): these are the relevant uses. The set N of nodes where such a
 //     conditional is scheduled and that are reachable from a node with l at c and i at d must
 //     be decided uniformly: ∀n∈N inv_n ⇒ cond, or ∀n∈N inv_n ∧ cond = ⊥ (clarification 3;
 //     N = ∅: the conditional cannot run after (c, d)). No node with l at c and i at d:
@@ -51,6 +55,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -85,16 +90,11 @@ class Analysis {
  public:
   using CellKey = std::pair<ir::ObjectId, std::uint32_t>;  // (object, byte offset of the cell)
 
-  Analysis(const ir::ThreadModel& tm, const TransactionGraph& g, const ir::PointsToOptions& po)
-      : tm_(tm),
-        g_(g),
-        n_(tm.threads.size()),
-        decider_(std::make_unique<invariants::GuardDecider>(tm, g)),
-        pts_(ir::PointsTo::analyse(tm, po)) {}
+  Analysis(const ir::ThreadModel& tm, const SirOptions& o)
+      : tm_(tm), o_(o), n_(tm.threads.size()), pts_(ir::PointsTo::analyse(tm, o.points_to)) {}
 
   /// Why the analysis gave up globally ("" if it did not).
   std::string precheck() {
-    if (!g_.complete) return "transaction graph incomplete: " + g_.incomplete_reason;
     for (ir::ThreadId t = 0; t < n_; ++t)
       for (std::uint32_t pc = 0; pc < tm_.threads[t].code.size(); ++pc) {
         const ir::Instr& in = tm_.threads[t].code[pc];
@@ -271,52 +271,13 @@ class Analysis {
     return in;
   }
 
-  /// Fills pairs; returns the number of insensitive pairs.
-  std::uint64_t run(ChainFilter& f) {
-    // node index by (thread, loc) for fast lookup
-    succ_.assign(g_.nodes.size(), {});
-    for (const auto& e : g_.edges)
-      if (!e.sliced && e.dst != invariants::TgEdge::kNoNode) succ_[e.src].push_back(e.dst);
-    // conditionals that may depend on shared data, each with the node location it is decided at
-    std::vector<Cond> conds;
-    auto add = [&](ir::ThreadId t, std::uint32_t pc, ExprRef cond, std::vector<std::uint32_t> reads) {
-      ++relevant_conds_;
-      if (t < g_.switch_points.size() && pc < g_.switch_points[t].size() && g_.switch_points[t][pc]) {
-        conds.push_back({t, pc, cond, std::move(reads)});
-        return;
-      }
-      if (cond)
-        if (auto lifted = lift(t, pc, cond)) {
-          conds.push_back({t, lifted->first, lifted->second, std::move(reads)});
-          return;
-        }
-      // Not movable to one node location: undecided wherever its transaction may start, so
-      // every pair after which one of those starts can be reached is sensitive.
-      ++undecided_;
-      for (std::uint32_t s : transaction_entries(t, pc)) conds.push_back({t, s, nullptr, reads});
-    };
-    for (ir::ThreadId t = 0; t < n_; ++t)
-      for (std::uint32_t pc = 0; pc < tm_.threads[t].code.size(); ++pc) {
-        const ir::Instr& in = tm_.threads[t].code[pc];
-        if (is_conditional(in) && depends(t, in.a)) {
-          std::vector<std::uint32_t> reads;
-          reads_of(t, in.a, reads);
-          add(t, pc, in.a, std::move(reads));
-        }
-        // An address that may depend on shared data is a conditional too (which cell is
-        // accessed, whether the access is valid): undecided.
-        for (const ir::Access& a : ir::accesses(tm_, t, pc))
-          if ((a.kind == ir::LocKind::Cell || a.kind == ir::LocKind::Alloc) && a.addr && depends(t, a.addr)) {
-            std::vector<std::uint32_t> reads;
-            reads_of(t, a.addr, reads);
-            add(t, pc, nullptr, std::move(reads));
-            break;
-          }
-      }
+  /// Fills pairs; returns the number of insensitive pairs. A pair that no relevant use reads
+  /// is insensitive without a graph (§B9.4); the others need `graph()`'s invariants (called
+  /// once, only when some pair needs it; nullptr or an incomplete graph: they are sensitive).
+  std::uint64_t run(ChainFilter& f, const std::function<const TransactionGraph*()>& graph) {
+    const std::vector<Use> uses = relevant_uses();
+    relevant_conds_ = static_cast<std::uint64_t>(std::count_if(uses.begin(), uses.end(), [](const Use& u) { return !u.lock_state; }));
     std::set<CellKey> shared;
-    for (auto& row : f.insensitive) row.clear();
-    f.insensitive.assign(n_, std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>>(n_));
-    std::uint64_t count = 0;
     std::vector<std::vector<char>> inside(n_);
     for (ir::ThreadId t = 0; t < n_; ++t) inside[t] = inside_blocks(t);
     std::vector<std::vector<std::optional<Transition>>> tr(n_);
@@ -325,7 +286,7 @@ class Analysis {
       for (std::uint32_t pc = 0; pc < tm_.threads[t].code.size(); ++pc)
         if (!inside[t][pc]) tr[t][pc] = data_accesses(t, pc);
     }
-    std::vector<const Cond*> relevant;
+    std::vector<std::pair<std::size_t, std::vector<std::size_t>>> pending;  // (index in pairs_, its uses)
     for (ir::ThreadId l = 0; l < n_; ++l)
       for (ir::ThreadId i = 0; i < n_; ++i) {
         if (l == i) continue;
@@ -339,27 +300,57 @@ class Analysis {
             // only in values one of them computed from a cell the other wrote, or in a cell both
             // wrote (and in the branch a conditional of c or d took on such a value). Such a value
             // lies on a def-use chain from c and on one from d, and so does everything computed
-            // from it: only conditionals reading one can tell the orders apart.
+            // from it: only uses reading one can tell the orders apart.
             const std::vector<char>& from_c = reached_from(ac->seeds);
             const std::vector<char>& from_d = reached_from(ad->seeds);
             auto in = [&](const std::vector<char>& r, std::uint32_t v) {
               return v < r.size() ? r[v] != 0 : r[kAnyWrite] != 0;
             };
-            relevant.clear();
-            for (const Cond& x : conds)
-              if (std::any_of(x.reads.begin(), x.reads.end(),
+            std::vector<std::size_t> relevant;
+            for (std::size_t k = 0; k < uses.size(); ++k) {
+              if (o_.test_ignore_conditionals && uses[k].cond) continue;
+              if (std::any_of(uses[k].reads.begin(), uses[k].reads.end(),
                               [&](std::uint32_t v) { return in(from_c, v) && in(from_d, v); }))
-                relevant.push_back(&x);
-            if (!relevant.empty())
-              for (const auto& a : ac->cells) shared.insert(a.first);
-            const bool ins = insensitive(l, c, i, d, relevant);
-            pairs_.push_back({l, i, c, d, ins});
-            if (ins) {
-              f.insensitive[l][i].push_back({c, d});
-              ++count;
+                relevant.push_back(k);
             }
+            if (relevant.empty()) {  // no use can tell c;d from d;c: insensitive, no graph needed
+              pairs_.push_back({l, i, c, d, true});
+              ++irrelevant_pairs_;
+              continue;
+            }
+            for (const auto& a : ac->cells) shared.insert(a.first);
+            pending.push_back({pairs_.size(), std::move(relevant)});
+            pairs_.push_back({l, i, c, d, false});
           }
         }
+      }
+    if (!pending.empty()) {
+      const TransactionGraph* g = graph();
+      if (!g || !g->complete) {
+        no_graph_ = g ? "transaction graph incomplete: " + g->incomplete_reason : "no transaction graph";
+        if (debug()) std::fprintf(stderr, "sir: %zu pairs with relevant uses sensitive: %s\n", pending.size(), no_graph_.c_str());
+      } else {
+        use_graph(*g);
+        // each use, decided at the node locations where its thread may be (lift())
+        std::vector<std::vector<Cond>> conds(uses.size());
+        for (std::size_t k = 0; k < uses.size(); ++k) conds[k] = place(uses[k]);
+        std::vector<const Cond*> relevant;
+        for (auto& [index, ks] : pending) {
+          relevant.clear();
+          for (std::size_t k : ks)
+            for (const Cond& x : conds[k]) relevant.push_back(&x);
+          SirPair& p = pairs_[index];
+          p.insensitive = insensitive(p.l, p.c, p.i, p.d, relevant);
+        }
+      }
+    }
+    for (auto& row : f.insensitive) row.clear();
+    f.insensitive.assign(n_, std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>>(n_));
+    std::uint64_t count = 0;
+    for (const SirPair& p : pairs_)
+      if (p.insensitive) {
+        f.insensitive[p.l][p.i].push_back({p.c, p.d});
+        ++count;
       }
     shared_vars_ = shared.size();
     for (const CellKey& k : shared) relevant_vars_.push_back(ir::cell_name(tm_.objects, k.first, k.second));
@@ -367,20 +358,86 @@ class Analysis {
     return count;
   }
 
-  std::uint64_t relevant_conds_ = 0, undecided_ = 0, shared_vars_ = 0;
+  std::uint64_t relevant_conds_ = 0, undecided_ = 0, shared_vars_ = 0, irrelevant_pairs_ = 0;
   std::vector<std::string> relevant_vars_;
-  std::string gave_up_;
+  std::string no_graph_;  // why the pairs with relevant uses are sensitive ("" if a graph decided them)
   std::vector<SirPair> pairs_;
 
  private:
-  /// A conditional, decided at the nodes where thread t is at location `at` (its own location,
-  /// or the node location its transaction starts from, see lift()).
+  /// What can tell two orders of a pair apart (DESIGN.md §B9.4): a step of thread t at pc whose
+  /// effect on control depends on a value it reads (the def-use nodes `reads`): a conditional
+  /// (Goto with a condition, Assume, Assert: the property), an address that may depend on
+  /// shared data (which cell is accessed, whether the access is valid; cond nullptr:
+  /// undecided), the thread a join waits for and the cells a synchronisation step reads (a
+  /// lock's state: whether it blocks).
+  struct Use {
+    ir::ThreadId t;
+    std::uint32_t pc;
+    ExprRef cond;
+    std::vector<std::uint32_t> reads;
+    bool lock_state = false;  // a synchronisation step's cells (not counted as a conditional)
+  };
+
+  /// A use, decided at the nodes where thread t is at location `at` (its own location, or the
+  /// node location its transaction starts from, see lift()).
   struct Cond {
     ir::ThreadId t;
     std::uint32_t at;
-    ExprRef cond;                      // nullptr: undecided at every such node
-    std::vector<std::uint32_t> reads;  // the def-use nodes the original conditional reads
+    ExprRef cond;  // nullptr: undecided at every such node
   };
+
+  std::vector<Use> relevant_uses() const {
+    std::vector<Use> out;
+    for (ir::ThreadId t = 0; t < n_; ++t)
+      for (std::uint32_t pc = 0; pc < tm_.threads[t].code.size(); ++pc) {
+        const ir::Instr& in = tm_.threads[t].code[pc];
+        if (is_conditional(in) && depends(t, in.a)) {
+          out.push_back({t, pc, in.a, {}});
+          reads_of(t, in.a, out.back().reads);
+        }
+        if (in.kind == InstrKind::ThreadJoin && depends(t, in.a)) {  // which thread it waits for
+          out.push_back({t, pc, nullptr, {}});
+          reads_of(t, in.a, out.back().reads);
+        }
+        if (ir::is_sync_step(in.kind)) {  // whether it blocks: the state of its lock (a data store may reach it)
+          Use u{t, pc, nullptr, {}, true};
+          for (const ir::Access& a : ir::memory_accesses(tm_, t, pc))
+            if (const auto cells = cells_of(t, a))
+              for (const CellKey& c : *cells) u.reads.push_back(cell_node(c));
+          if (!u.reads.empty()) out.push_back(std::move(u));
+        }
+        for (const ir::Access& a : ir::accesses(tm_, t, pc))
+          if ((a.kind == ir::LocKind::Cell || a.kind == ir::LocKind::Alloc) && a.addr && depends(t, a.addr)) {
+            out.push_back({t, pc, nullptr, {}});
+            reads_of(t, a.addr, out.back().reads);
+            break;
+          }
+      }
+    return out;
+  }
+
+  void use_graph(const TransactionGraph& g) {
+    g_ = &g;
+    decider_ = std::make_unique<invariants::GuardDecider>(tm_, g);
+    succ_.assign(g.nodes.size(), {});
+    for (const auto& e : g.edges)
+      if (!e.sliced && e.dst != invariants::TgEdge::kNoNode) succ_[e.src].push_back(e.dst);
+  }
+
+  /// Where use u is decided: its own location when that is a node location, else the node
+  /// location its transaction starts from (lift()); when it cannot be moved there, undecided
+  /// wherever its transaction may start, so every pair after which one of those starts can be
+  /// reached is sensitive.
+  std::vector<Cond> place(const Use& u) {
+    const auto& sp = g_->switch_points;
+    if (u.t < sp.size() && u.pc < sp[u.t].size() && sp[u.t][u.pc]) return {{u.t, u.pc, u.cond}};
+    if (u.cond)
+      if (auto lifted = lift(u.t, u.pc, u.cond)) return {{u.t, lifted->first, lifted->second}};
+    ++undecided_;
+    std::vector<Cond> out;
+    for (std::uint32_t s : transaction_entries(u.t, u.pc)) out.push_back({u.t, s, nullptr});
+    return out;
+  }
 
   std::vector<std::uint32_t> successors(ir::ThreadId t, std::uint32_t pc) const {
     const auto& code = tm_.threads[t].code;
@@ -405,7 +462,7 @@ class Analysis {
       const std::uint32_t v = work.back();
       work.pop_back();
       for (std::uint32_t p : pred[v]) {
-        if (g_.switch_points[t][p]) {
+        if (g_->switch_points[t][p]) {
           entries.insert(p);
         } else if (!inside[p]) {
           inside[p] = 1;
@@ -614,12 +671,12 @@ class Analysis {
   bool insensitive(ir::ThreadId l, std::uint32_t c, ir::ThreadId i, std::uint32_t d,
                    const std::vector<const Cond*>& conds) {
     // start nodes: l at c, i at d
-    std::vector<bool> seen(g_.nodes.size(), false);
+    std::vector<bool> seen(g_->nodes.size(), false);
     std::deque<std::size_t> work;
-    for (std::size_t n = 0; n < g_.nodes.size(); ++n) {
-      const auto& locs = g_.nodes[n].locs;
+    for (std::size_t n = 0; n < g_->nodes.size(); ++n) {
+      const auto& locs = g_->nodes[n].locs;
       if (l < locs.size() && i < locs.size() && locs[l] == static_cast<std::int32_t>(c) &&
-          locs[i] == static_cast<std::int32_t>(d) && !g_.nodes[n].inv.is_bottom()) {
+          locs[i] == static_cast<std::int32_t>(d) && !g_->nodes[n].inv.is_bottom()) {
         seen[n] = true;
         work.push_back(n);
       }
@@ -641,11 +698,11 @@ class Analysis {
       const std::uint32_t r = x->at;
       const ExprRef cond = x->cond;
       bool all_true = true, all_false = true;
-      for (std::size_t n = 0; n < g_.nodes.size() && (all_true || all_false); ++n) {
-        if (!seen[n] || t >= g_.nodes[n].locs.size() || g_.nodes[n].locs[t] != static_cast<std::int32_t>(r)) continue;
-        if (g_.nodes[n].terminated) continue;  // nothing is scheduled after termination
-        if (g_.nodes[n].inv.is_bottom()) continue;  // unreachable node
-        const int v = cond ? decider_->decide(g_.nodes[n].inv, t, cond) : -1;  // nullptr: undecided
+      for (std::size_t n = 0; n < g_->nodes.size() && (all_true || all_false); ++n) {
+        if (!seen[n] || t >= g_->nodes[n].locs.size() || g_->nodes[n].locs[t] != static_cast<std::int32_t>(r)) continue;
+        if (g_->nodes[n].terminated) continue;  // nothing is scheduled after termination
+        if (g_->nodes[n].inv.is_bottom()) continue;  // unreachable node
+        const int v = cond ? decider_->decide(g_->nodes[n].inv, t, cond) : -1;  // nullptr: undecided
         if (v != 1) all_true = false;
         if (v != 0) all_false = false;
       }
@@ -660,7 +717,8 @@ class Analysis {
   }
 
   const ir::ThreadModel& tm_;
-  const TransactionGraph& g_;
+  const SirOptions& o_;
+  const TransactionGraph* g_ = nullptr;  // use_graph()
   std::size_t n_;
   std::unique_ptr<invariants::GuardDecider> decider_;  // the graph's own guard semantics
   ir::PointsTo pts_;
@@ -691,31 +749,36 @@ SirAnalysis analyse_sir(const ir::ThreadModel& tm, const TransactionGraph* graph
   // conditional inside a transaction to the transaction's node location, which assumes the
   // memory it reads is private. (A protected access would do too, but that is not argued yet.)
   if (graph && graph->lockset_transactions && graph->protected_accesses > 0) graph = nullptr;
-  if (r.gave_up.empty() && !graph) {
-    // A graph that takes longer is incomplete on every shared task measured (benchmarks/TG.md,
-    // benchmarks/SIR.md) and the analysis gives up on it: cap what that costs the check.
+  // Built only when a pair has a relevant use (a program whose shared cells no conditional
+  // reads needs none), within o.graph_seconds and 256 MB: a graph that takes longer is
+  // incomplete on every shared task measured (benchmarks/TG.md, benchmarks/SIR.md).
+  auto graph_of = [&]() -> const TransactionGraph* {
+    if (graph || o.graph_seconds <= 0) return graph;
+    const auto t0 = std::chrono::steady_clock::now();
     invariants::TgOptions to;
-    to.time_limit_seconds = 2;
+    to.time_limit_seconds = o.graph_seconds;
     to.max_state_bytes = std::size_t{256} << 20;
     to.lockset_transactions = false;
     built = invariants::build_transaction_graph(tm, to);
+    r.graph_ms = static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count());
     graph = &built;
-  }
+    return graph;
+  };
+  Analysis a(tm, o);
+  r.gave_up = a.precheck();
   if (r.gave_up.empty()) {
-    Analysis a(tm, *graph, o.points_to);
-    r.gave_up = a.precheck();
-    if (r.gave_up.empty()) {
-      a.compute_taint();
-      a.build_def_use();
-      ChainFilter f;
-      a.run(f);
-      r.gave_up = a.gave_up_;
-      r.pairs = std::move(a.pairs_);
-      r.insensitive = std::move(f.insensitive);
-      r.relevant_conditionals = a.relevant_conds_;
-      r.relevant_shared_vars = a.shared_vars_;
-      r.relevant_vars = std::move(a.relevant_vars_);
-    }
+    a.compute_taint();
+    a.build_def_use();
+    ChainFilter f;
+    a.run(f, graph_of);
+    r.no_graph = a.no_graph_;
+    r.pairs = std::move(a.pairs_);
+    r.insensitive = std::move(f.insensitive);
+    r.relevant_conditionals = a.relevant_conds_;
+    r.relevant_shared_vars = a.shared_vars_;
+    r.relevant_vars = std::move(a.relevant_vars_);
+    r.irrelevant_pairs = a.irrelevant_pairs_;
   }
   if (debug() && !r.gave_up.empty()) std::fprintf(stderr, "sir: gave up: %s\n", r.gave_up.c_str());
   for (const SirPair& p : r.pairs) (p.insensitive ? r.insensitive_pairs : r.ss_pairs) += 1;
@@ -805,13 +868,15 @@ std::unique_ptr<SchedulerConstraints> make_sir(const ir::ThreadModel& tm, const 
   if (a.insensitive_pairs) f.insensitive = std::move(a.insensitive);
   f.stats = {{"sir_insensitive_pairs", a.insensitive_pairs},
              {"sir_ss_pairs", a.ss_pairs},
+             {"sir_irrelevant_pairs", a.irrelevant_pairs},
              {"sir_relevant_conditionals", a.relevant_conditionals},
              {"sir_relevant_shared_vars", a.relevant_shared_vars},
              {"sir_gave_up", a.gave_up.empty() ? 0u : 1u},
-             {"sir_analysis_ms", a.analysis_ms}};
+             {"sir_analysis_ms", a.analysis_ms},
+             {"sir_graph_ms", a.graph_ms}};
   std::string vars;
   for (const std::string& v : a.relevant_vars) vars += (vars.empty() ? "" : ", ") + v;
-  f.text_stats = {{"sir_gave_up_reason", a.gave_up}, {"sir_relevant_vars", vars}};
+  f.text_stats = {{"sir_gave_up_reason", a.gave_up}, {"sir_no_graph_reason", a.no_graph}, {"sir_relevant_vars", vars}};
   return make_mpor_filtered(tm, std::move(f));
 }
 

@@ -26,10 +26,16 @@ struct SirPair {
 
 struct SirAnalysis {
   std::string gave_up;  // why every pair is sensitive ("" if the analysis ran)
+  /// Why the pairs with a relevant use are sensitive: no complete transaction graph ("" when
+  /// one decided them, or no pair needed one).
+  std::string no_graph;
   std::vector<SirPair> pairs;
   std::vector<std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>>> insensitive;  // [l][i]
   std::uint64_t insensitive_pairs = 0, ss_pairs = 0, relevant_conditionals = 0, relevant_shared_vars = 0;
+  /// Insensitive pairs that no relevant use reads (§B9.4): decided without invariants.
+  std::uint64_t irrelevant_pairs = 0;
   std::uint64_t analysis_ms = 0;  // graph construction included when it is built here
+  std::uint64_t graph_ms = 0;     // the graph built here (0: none was needed or given)
   /// The shared cells of dependent pairs that a relevant conditional reads through a def-use
   /// chain (their names, e.g. "x", "dev.count"), sorted.
   std::vector<std::string> relevant_vars;
@@ -39,6 +45,13 @@ struct SirOptions {
   /// The points-to analysis the dependence and def-use chains use (its TEST ONLY knob makes a
   /// deliberately unsound SIR, tools/fuzz/broken_reduction.cpp).
   ir::PointsToOptions points_to;
+  /// The time limit of the transaction graph built for the pairs a relevant use reads; 0: no
+  /// graph (only pairs no relevant use reads are insensitive).
+  double graph_seconds = 2;
+  /// TEST ONLY: a deliberately over-eager relevance (DESIGN.md §B9.7): conditionals (branches,
+  /// assumptions, assertions) are no uses, so a pair whose order only a branch or an assertion
+  /// observes passes as insensitive.
+  bool test_ignore_conditionals = false;
 };
 
 /// The insensitivity analysis over `graph` (nullptr, or a graph whose transactions run

@@ -115,6 +115,19 @@ if(TARGET siren-fuzz)
            COMMAND $<TARGET_FILE:siren-fuzz> --programs 100 --seed 1 --test-reach-reduction test-sir-broken-points-to
                    --solvers cadical --no-native --expect-disagreements --stop-after 1)
   set_tests_properties("fuzz: a broken points-to analysis under SIR is caught" PROPERTIES TIMEOUT 170)
+  # SIR's pairs without invariants (DESIGN.md §B9.4, docs/sir.md): with no transaction graph
+  # (test-sir-no-graph: only pairs no relevant use reads are insensitive) every control state
+  # the explorer reaches on 300 random programs is reached (70 s measured), and the
+  # deliberately over-eager variant that ignores conditionals (§B9.7) is caught.
+  add_test(NAME "fuzz: SIR without a transaction graph keeps every control state, 300 programs"
+           COMMAND $<TARGET_FILE:siren-fuzz> --programs 300 --seed 1 --test-reach-reduction test-sir-no-graph
+                   --solvers cadical --no-native)
+  set_tests_properties("fuzz: SIR without a transaction graph keeps every control state, 300 programs" PROPERTIES
+    TIMEOUT 400 PASS_REGULAR_EXPRESSION "programs 300, disagreements 0")
+  add_test(NAME "fuzz: SIR ignoring conditionals is caught"
+           COMMAND $<TARGET_FILE:siren-fuzz> --programs 100 --seed 1 --test-reach-reduction test-sir-ignore-conditionals
+                   --solvers cadical --no-native --expect-disagreements --stop-after 1)
+  set_tests_properties("fuzz: SIR ignoring conditionals is caught" PROPERTIES TIMEOUT 170)
   # The native oracle (native/README.md) sees what every other check shares: a deliberately
   # broken front end (global pointer initialisers dropped) must be caught by native execution,
   # and so must a deliberately broken native runtime (it never preempts a thread).

@@ -55,6 +55,20 @@ void register_broken_reduction() {
     o.points_to.test_drop_initial_targets = true;
     return reduction::make_sir(tm, o);
   });
+  // SIR with relevance only (no transaction graph: a pair that a relevant use reads is
+  // sensitive), sound, as on a program whose graph is incomplete (DESIGN.md §B9.4) ...
+  reduction::register_test_reduction("test-sir-no-graph", [](const ir::ThreadModel& tm) {
+    reduction::SirOptions o;
+    o.graph_seconds = 0;
+    return reduction::make_sir(tm, o);
+  });
+  // ... and deliberately over-eager (§B9.7): conditionals are no relevant uses, so an order
+  // only a branch or an assertion observes passes as insensitive.
+  reduction::register_test_reduction("test-sir-ignore-conditionals", [](const ir::ThreadModel& tm) {
+    reduction::SirOptions o;
+    o.test_ignore_conditionals = true;
+    return reduction::make_sir(tm, o);
+  });
 }
 
 }  // namespace siren::fuzz

@@ -252,3 +252,74 @@ TEST_CASE("sir: a broken points-to analysis under SIR loses a control state the 
   CHECK(broken.asked == ex.control_states.size());
   CHECK(broken.reached < broken.asked);
 }
+
+// Relevance first (DESIGN.md §B9.4): a pair whose two orders no relevant use (a conditional,
+// an assertion, a data-dependent address, a join's thread) can tell apart is insensitive
+// without invariants, so SIR needs no transaction graph for it ("sir-no-graph": a graph time
+// limit of 0, as on a program whose graph is incomplete). A pair an assertion observes stays
+// sensitive; the deliberately over-eager variant that ignores conditionals (§B9.7) loses the
+// failing order, which the control-state check catches.
+TEST_CASE("sir: pairs no relevant use reads are insensitive without a transaction graph") {
+  reduction::register_test_reduction("test-sir-no-graph", [](const ir::ThreadModel& tm) {
+    reduction::SirOptions o;
+    o.graph_seconds = 0;
+    return reduction::make_sir(tm, o);
+  });
+  reduction::register_test_reduction("test-sir-no-graph-ignore-conditionals", [](const ir::ThreadModel& tm) {
+    reduction::SirOptions o;
+    o.graph_seconds = 0;
+    o.test_ignore_conditionals = true;
+    return reduction::make_sir(tm, o);
+  });
+  reduction::SirOptions no_graph;
+  no_graph.graph_seconds = 0;
+  SUBCASE("no relevant shared variable: one schedule, no graph built") {
+    for (const std::string& text :
+         {std::string("#include <pthread.h>\nint x, y;\n"
+                      "void *t2(void *arg) { x = 1; y = 2; x = 3; return 0; }\n"
+                      "int main(void) { pthread_t t; pthread_create(&t, 0, t2, 0);\n"
+                      "  y = 1; x = 2; y = 3; pthread_join(t, 0); return 0; }\n"),
+          std::string("@") + SIREN_SOURCE_DIR + "/examples/raid.c"}) {
+      CAPTURE(text.substr(0, 40));
+      auto tm = text[0] == '@' ? model_of_file(text.substr(1)) : sir_model_of_text(text);
+      REQUIRE(tm);
+      const reduction::SirAnalysis a = reduction::analyse_sir(*tm, nullptr, nullptr, no_graph);
+      CHECK(a.gave_up.empty());
+      CHECK(a.no_graph.empty());
+      CHECK(a.graph_ms == 0);
+      CHECK(a.insensitive_pairs > 0);
+      CHECK(a.irrelevant_pairs == a.insensitive_pairs);
+      CHECK(a.ss_pairs == 0);
+      const auto s = count_schedules(*tm, "test-sir-no-graph", 60);
+      REQUIRE(s);
+      CHECK(*s == 1);
+      // the default builds no graph either: no pair needs one
+      CHECK(reduction::analyse_sir(*tm).graph_ms == 0);
+    }
+  }
+  SUBCASE("an order an assertion observes: sensitive without a graph; ignoring conditionals loses it") {
+    // (t2 goes on after its write: the failure with t2 still at `y = 1` needs the switch back
+    // to main that only the assertion's pair justifies)
+    const std::string text =
+        "#include <pthread.h>\n#include <assert.h>\nint sh = 0, y = 0;\n"
+        "void *t2(void *arg) { sh = 3; y = 1; return 0; }\n"
+        "int main(void) { pthread_t t; pthread_create(&t, 0, t2, 0);\n"
+        "  sh = 2; assert(sh == 2); pthread_join(t, 0); return 0; }\n";
+    auto tm = sir_model_of_text(text);
+    REQUIRE(tm);
+    const reduction::SirAnalysis a = reduction::analyse_sir(*tm, nullptr, nullptr, no_graph);
+    CHECK(a.no_graph == "no transaction graph");
+    CHECK(a.insensitive_pairs == a.irrelevant_pairs);
+    CHECK(a.ss_pairs > 0);
+    explicit_state::ExploreOptions eo;
+    eo.bound = 60;
+    const explicit_state::ExploreResult ex = explicit_state::explore(*tm, eo);
+    const test::ReachCount good = test::ask_all(*tm, ex, "test-sir-no-graph", 60, 120);
+    INFO(good.first_problem);
+    CHECK(good.asked == ex.control_states.size());
+    CHECK(good.reached == good.asked);
+    const test::ReachCount broken = test::ask_all(*tm, ex, "test-sir-no-graph-ignore-conditionals", 60, 120);
+    CHECK(broken.asked == ex.control_states.size());
+    CHECK(broken.reached < broken.asked);
+  }
+}
