@@ -101,6 +101,10 @@ LibraryValues confirm_library_values(const std::string& file, const std::vector<
     const auto [f, l] = bin.where(s.failure->pc);
     lv.confirmed = true;
     lv.native = std::string(o.race ? "data race" : "violation") + " at " + f + ":" + std::to_string(l);
+    if (o.race) {
+      const auto [f2, l2] = bin.where(s.failure->pc2);
+      lv.native += " / " + f2 + ":" + std::to_string(l2);
+    }
     return lv;
   }
   std::string mix;
@@ -114,7 +118,7 @@ LibraryValues confirm_library_values(const std::string& file, const std::vector<
   lv.native = "no " + std::string(o.race ? "data race" : "violation") + " (" + (mix.empty() ? "no run" : mix) + ")";
   lv.confirmed = false;
   lv.reason = lv.needed ? uses + " and " + (o.race ? "the data race" : "the violation") +
-                              " did not happen natively with the real library"
+                              " did not happen natively with the real library (" + (mix.empty() ? "no run" : mix) + ")"
                         : std::string("the native replay of the ") + (o.race ? "data race" : "violation") +
                               "'s schedule did not show it (" + (mix.empty() ? "no run" : mix) + ")";
   return lv;

@@ -145,7 +145,7 @@ p, answers, native = triage_lost(False)
 expect("triage: both races RACE, each replayed natively at its own line without library values",
        [a["verdict"] for a in answers] == ["RACE", "RACE"] and
        all(native[l].get("functions") == [] and native[l].get("replayed") is True and
-           native[l].get("native") == "data race at lost.c:%d" % l for l in (4, 5)),
+           native[l].get("native") == "data race at lost.c:%d / lost.c:%d" % (l, l) for l in (4, 5)),
        p.stderr[:400] + str(native))
 p, answers, native = triage_lost(True)
 verdicts = {a["first"]["line"]: a["verdict"] for a in answers}

@@ -1,0 +1,168 @@
+#!/usr/bin/python3
+"""SIR's Table 1 on the Linux 4.0 drivers (issue 42): `siren triage --driver` with
+--reduction none, mpor and sir at one fixed bound, one row per driver.
+
+Per driver: the relevant shared variables, SIR's pairs (insensitive without
+invariants, by the graph, sensitive) and the graph's time, from `siren check --json
+--reduction sir` on the harness of every pair (else the first pair's); then, for each
+reduction, the triage's CPU time (user + system of siren and what it waited for, analysis
+included), its peak memory and its verdicts, which must be the same under all three (a
+difference is printed and counted: it would be a wrong verdict of one of them).
+
+Writes benchmarks/TABLE1.md between the markers (the rest of the file is kept).
+
+Usage: benchmarks/table1.py [--siren build/siren] [--shared ../shared] [--bound 8]
+                            [--total-timeout 600] [--only NAME,...] [--keep DIR]
+  --bound: the fixed bound (transactions) of every warning; --total-timeout: wall-clock
+  seconds per driver and reduction (a run cut by it is marked, its unanswered warnings counted).
+"""
+import argparse
+import collections
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BEGIN, END = "<!-- table1.py: begin -->", "<!-- table1.py: end -->"
+REDUCTIONS = ("none", "mpor", "sir")
+
+
+def timed(cmd):
+    """Runs cmd under /usr/bin/time: (process, cpu seconds, peak MB, wall seconds)."""
+    t0 = time.monotonic()
+    p = subprocess.run(["/usr/bin/time", "-f", "%U %S %M", *cmd], capture_output=True, text=True)
+    wall = time.monotonic() - t0
+    last = (p.stderr.strip().splitlines() or ["0 0 0"])[-1].split()
+    try:
+        cpu, peak = float(last[0]) + float(last[1]), int(last[2]) / 1024
+    except (ValueError, IndexError):
+        cpu, peak = 0.0, 0.0
+    return p, cpu, peak, wall
+
+
+def sir_stats(siren, program, clang_args):
+    """SIR's analysis of one harness (siren check --json --reduction sir, bound 1)."""
+    p = subprocess.run([siren, "check", str(program), *clang_args, "--engine", "bmc", "--reduction", "sir",
+                        "--bound", "1", "--json"], capture_output=True, text=True, timeout=600)
+    try:
+        j = json.loads(p.stdout)
+    except json.JSONDecodeError:
+        return {}
+    stats = {}
+    def walk(x):
+        if isinstance(x, dict):
+            for k, v in x.items():
+                if k.startswith("sir_"):
+                    stats[k] = v
+                else:
+                    walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+    walk(j)
+    return stats
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--siren", default=str(ROOT / "build" / "siren"))
+    ap.add_argument("--shared", default=str(ROOT.parent / "shared"))
+    ap.add_argument("--bound", type=int, default=8)
+    ap.add_argument("--total-timeout", type=float, default=600)
+    ap.add_argument("--only", default="")
+    ap.add_argument("--keep", default="")
+    a = ap.parse_args()
+    suite = Path(a.shared) / "benchmarks" / "linux-drivers"
+    drivers = sorted(suite.glob("driversuite/*/**/driver.c"))
+    if a.only:
+        drivers = [d for d in drivers if d.parent.name in a.only.split(",")]
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for d in drivers:
+            name = f"{d.parent.parent.name}/{d.parent.name}"
+            work = (Path(a.keep) if a.keep else Path(tmp)) / d.parent.name
+            if work.exists():
+                shutil.rmtree(work)
+            work.mkdir(parents=True)
+            row = {"driver": name, "runs": {}}
+            for red in REDUCTIONS:
+                out = work / f"{red}.jsonl"
+                cmd = [a.siren, "triage", "--driver", str(d), "-I", str(suite / "Model"), "--emit-harness",
+                       str(work / f"h-{red}"), "--out", str(out), "--bound", str(a.bound), "--reduction", red,
+                       "--total-timeout", str(a.total_timeout), "--jobs", "1", "-q"]
+                p, cpu, peak, wall = timed(cmd)
+                lines = [json.loads(l) for l in out.read_text().splitlines()] if out.exists() else []
+                verdicts = {l["id"]: l["verdict"] for l in lines}
+                cut = sum(1 for l in lines if l["verdict"] == "UNKNOWN" and (
+                    l.get("reason", "").startswith("not translated") or l.get("reason") == "timeout"))
+                row["runs"][red] = {"cpu": cpu, "peak": peak, "wall": wall, "verdicts": verdicts, "cut": cut,
+                                    "counts": collections.Counter(verdicts.values()), "rc": p.returncode}
+                print(f"{name} {red}: {cpu:.1f} s CPU, {peak:.0f} MB, {len(verdicts)} warnings "
+                      f"{dict(row['runs'][red]['counts'])}", file=sys.stderr)
+            info_path = work / "h-sir" / "driver.json"
+            info = json.loads(info_path.read_text()) if info_path.exists() else {}
+            row["entries"] = len(info.get("entry_points", []))
+            row["pairs"] = info.get("pairs", 0)
+            manifest = work / "h-sir" / "manifest.jsonl"
+            first = json.loads(manifest.read_text().splitlines()[0]) if manifest.exists() and manifest.read_text() else None
+            row["stats"] = sir_stats(a.siren, work / "h-sir" / first["program"], first.get("clang_args", [])) if first else {}
+            row["harness"] = first["program"] if first else ""
+            # the same verdicts in all three (where each answered: a run cut by the time limit
+            # leaves UNKNOWN lines, which are not compared)
+            answered = lambda red: {k: v for k, v in row["runs"][red]["verdicts"].items() if v != "UNKNOWN"}
+            base = answered("none")
+            row["differ"] = sum(1 for red in ("mpor", "sir") for k, v in answered(red).items()
+                                if k in base and base[k] != v)
+            rows.append(row)
+    md = ROOT / "benchmarks" / "TABLE1.md"
+    table = [BEGIN, "",
+             f"`benchmarks/table1.py --bound {a.bound} --total-timeout {a.total_timeout:g}"
+             + (f" --only {a.only}" if a.only else "") + "` on the 2-core machine, nothing else running. "
+             "*relevant shared*: the shared variables of SIR's dependent pairs that a relevant use reads "
+             "(`sir_relevant_shared_vars`), on the harness named; *pairs*: SIR's dependent pairs: insensitive "
+             "without invariants (no relevant use reads them) / insensitive by the graph / sensitive; *graph ms*: "
+             "the transaction graph's time (0: none needed); per reduction: triage CPU seconds (siren and what it "
+             "waited for, analysis included), peak MB, and warnings answered RACE / NO_RACE (incl. up to bound) / "
+             "UNKNOWN (cut: not reached in the time); *differ*: warnings answered differently by two reductions "
+             "(must be 0).",
+             "",
+             "| driver | entry points | pairs | harness | relevant shared | SIR pairs: irrelevant / by graph / sensitive "
+             "| graph ms | none CPU s | none MB | mpor CPU s | mpor MB | sir CPU s | sir MB | sir / mpor CPU "
+             "| verdicts (none; mpor; sir): RACE / NO_RACE / UNKNOWN (cut) | differ |",
+             "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|"]
+    for r in rows:
+        s = r["stats"]
+        ins, irr = s.get("sir_insensitive_pairs", 0), s.get("sir_irrelevant_pairs", 0)
+        runs = r["runs"]
+        def vc(red):
+            c = runs[red]["counts"]
+            no = c["NO_RACE"] + c["NO_RACE_UP_TO_BOUND"] + c["NO_ACCESS"]
+            return f"{c['RACE']} / {no} / {c['UNKNOWN']} ({runs[red]['cut']})"
+        ratio = runs["sir"]["cpu"] / runs["mpor"]["cpu"] if runs["mpor"]["cpu"] > 0 else 0
+        table.append(
+            f"| {r['driver']} | {r['entries']} | {r['pairs']} | {r['harness'][:24]} | "
+            f"{s.get('sir_relevant_shared_vars', '?')} | {irr} / {ins - irr} / {s.get('sir_ss_pairs', '?')} | "
+            f"{s.get('sir_graph_ms', '?')} | {runs['none']['cpu']:.1f} | {runs['none']['peak']:.0f} | "
+            f"{runs['mpor']['cpu']:.1f} | {runs['mpor']['peak']:.0f} | {runs['sir']['cpu']:.1f} | "
+            f"{runs['sir']['peak']:.0f} | {ratio:.2f} | {vc('none')}; {vc('mpor')}; {vc('sir')} | {r['differ']} |")
+    tot = lambda red: sum(r["runs"][red]["cpu"] for r in rows)
+    if rows:
+        table += ["", f"Total CPU: none {tot('none'):.0f} s, mpor {tot('mpor'):.0f} s, sir {tot('sir'):.0f} s "
+                      f"(sir / mpor {tot('sir') / max(tot('mpor'), 1e-9):.2f}); warnings answered differently: "
+                      f"{sum(r['differ'] for r in rows)}."]
+    table += ["", END]
+    text = md.read_text() if md.exists() else "# SIR's Table 1 on the Linux 4.0 drivers (issue 42)\n\n"
+    if BEGIN in text and END in text:
+        text = text[:text.index(BEGIN)] + "\n".join(table) + text[text.index(END) + len(END):]
+    else:
+        text = text + "\n".join(table) + "\n"
+    md.write_text(text)
+
+
+if __name__ == "__main__":
+    main()
