@@ -22,6 +22,9 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent / "lib"))
+import driver_suite  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 BEGIN, END = "<!-- drivers.py: begin -->", "<!-- drivers.py: end -->"
 
@@ -43,21 +46,17 @@ def main():
     ap.add_argument("--only", default="")
     ap.add_argument("--keep", default="", help="keep each driver's harnesses, results and --report pages in KEEP/NAME")
     a = ap.parse_args()
-    suite = Path(a.shared) / "benchmarks" / "linux-drivers"
-    drivers = sorted(suite.glob("driversuite/*/**/driver.c"))
-    if a.only:
-        drivers = [d for d in drivers if d.parent.name in a.only.split(",")]
+    model = driver_suite.model_dir(a.shared)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        for d in drivers:
-            name = f"{d.parent.parent.name}/{d.parent.name}"
+        for name, d in driver_suite.drivers(a.shared, a.only):
             work = (Path(a.keep) if a.keep else Path(tmp)) / d.parent.name
             if work.exists():
                 shutil.rmtree(work)
             out = work / "results.jsonl"
             work.mkdir(parents=True)
             # /usr/bin/time -f %M: this driver's peak resident set (KiB), on the last stderr line
-            cmd = ["/usr/bin/time", "-f", "%M", a.siren, "triage", "--driver", str(d), "-I", str(suite / "Model"), "--emit-harness",
+            cmd = ["/usr/bin/time", "-f", "%M", a.siren, "triage", "--driver", str(d), "-I", str(model), "--emit-harness",
                    str(work / "h"), "--out", str(out), "--timeout", str(a.timeout), "--total-timeout",
                    str(a.total_timeout), "--jobs", str(a.jobs), "--report", str(work / "report"), "-q"]
             t0 = time.monotonic()
@@ -172,13 +171,7 @@ def main():
                  f" ({100.0 * decided / max(1, tot('warnings')):.0f}%); pairs without a candidate: "
                  f"{tot('no_candidate')} of {tot('pairs')}.")
     table += ["", END]
-    md = ROOT / "benchmarks" / "DRIVERS.md"
-    text = md.read_text() if md.exists() else ""
-    if BEGIN in text and END in text:
-        text = text[:text.index(BEGIN)] + "\n".join(table) + text[text.index(END) + len(END):]
-    else:
-        text = text + "\n" + "\n".join(table) + "\n"
-    md.write_text(text)
+    driver_suite.write_between(ROOT / "benchmarks" / "DRIVERS.md", BEGIN, END, table)
 
 
 if __name__ == "__main__":

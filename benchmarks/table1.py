@@ -27,6 +27,9 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent / "lib"))
+import driver_suite  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 BEGIN, END = "<!-- table1.py: begin -->", "<!-- table1.py: end -->"
 REDUCTIONS = ("none", "mpor", "sir")
@@ -77,14 +80,10 @@ def main():
     ap.add_argument("--only", default="")
     ap.add_argument("--keep", default="")
     a = ap.parse_args()
-    suite = Path(a.shared) / "benchmarks" / "linux-drivers"
-    drivers = sorted(suite.glob("driversuite/*/**/driver.c"))
-    if a.only:
-        drivers = [d for d in drivers if d.parent.name in a.only.split(",")]
+    model = driver_suite.model_dir(a.shared)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        for d in drivers:
-            name = f"{d.parent.parent.name}/{d.parent.name}"
+        for name, d in driver_suite.drivers(a.shared, a.only):
             work = (Path(a.keep) if a.keep else Path(tmp)) / d.parent.name
             if work.exists():
                 shutil.rmtree(work)
@@ -92,7 +91,7 @@ def main():
             row = {"driver": name, "runs": {}}
             for red in REDUCTIONS:
                 out = work / f"{red}.jsonl"
-                cmd = [a.siren, "triage", "--driver", str(d), "-I", str(suite / "Model"), "--emit-harness",
+                cmd = [a.siren, "triage", "--driver", str(d), "-I", str(model), "--emit-harness",
                        str(work / f"h-{red}"), "--out", str(out), "--bound", str(a.bound), "--reduction", red,
                        "--total-timeout", str(a.total_timeout), "--jobs", "1", "-q"]
                 p, cpu, peak, wall = timed(cmd)
@@ -156,12 +155,7 @@ def main():
                       f"(sir / mpor {tot('sir') / max(tot('mpor'), 1e-9):.2f}); warnings answered differently: "
                       f"{sum(r['differ'] for r in rows)}."]
     table += ["", END]
-    text = md.read_text() if md.exists() else "# SIR's Table 1 on the Linux 4.0 drivers (issue 42)\n\n"
-    if BEGIN in text and END in text:
-        text = text[:text.index(BEGIN)] + "\n".join(table) + text[text.index(END) + len(END):]
-    else:
-        text = text + "\n".join(table) + "\n"
-    md.write_text(text)
+    driver_suite.write_between(md, BEGIN, END, table, "# SIR's Table 1 on the Linux 4.0 drivers (issue 42)\n\n")
 
 
 if __name__ == "__main__":
