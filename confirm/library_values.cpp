@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <set>
 #include <string>
+#include <utility>
 
 namespace siren::confirm {
 
@@ -90,31 +91,24 @@ LibraryValues confirm_library_values(const std::string& file, const std::vector<
   }
   lv.replayed = true;
   const native::Outcome want = o.race ? native::Outcome::Race : native::Outcome::Violation;
+  // Where the native failure happened: "F:L" (a race: "F:L / F2:L2").
+  const bool failed = s.failure && s.failure->outcome == want;
+  const auto [f1, l1] = failed ? bin.where(s.failure->pc) : std::pair<std::string, unsigned>{};
+  const auto [f2, l2] = failed && o.race ? bin.where(s.failure->pc2) : std::pair<std::string, unsigned>{};
+  const std::string at = f1 + ":" + std::to_string(l1) + (o.race ? " / " + f2 + ":" + std::to_string(l2) : "");
   // A race confirms this one only at its two lines (either order): another race of the same
   // variable on the schedule's way is a different warning.
-  auto at_its_lines = [&](const native::Run& r) {
-    if (!o.race || race.size() != 2 || !race[0].line || !race[1].line) return true;
-    const unsigned a = bin.where(r.pc).second, b = bin.where(r.pc2).second;
-    return (a == race[0].line && b == race[1].line) || (a == race[1].line && b == race[0].line);
-  };
-  if (s.failure && s.failure->outcome == want && at_its_lines(*s.failure)) {
-    const auto [f, l] = bin.where(s.failure->pc);
+  const bool elsewhere = failed && o.race && race.size() == 2 && race[0].line && race[1].line &&
+                         !((l1 == race[0].line && l2 == race[1].line) || (l1 == race[1].line && l2 == race[0].line));
+  if (failed && !elsewhere) {
     lv.confirmed = true;
-    lv.native = std::string(o.race ? "data race" : "violation") + " at " + f + ":" + std::to_string(l);
-    if (o.race) {
-      const auto [f2, l2] = bin.where(s.failure->pc2);
-      lv.native += " / " + f2 + ":" + std::to_string(l2);
-    }
+    lv.native = std::string(o.race ? "data race" : "violation") + " at " + at;
     return lv;
   }
   std::string mix;
   for (const auto& [oc, n] : s.counts) mix += (mix.empty() ? "" : ", ") + std::string(native::outcome_name(oc));
-  if (s.failure && s.failure->outcome == want) {  // a race, but at other lines
-    const auto [f, l] = bin.where(s.failure->pc);
-    const auto [f2, l2] = bin.where(s.failure->pc2);
-    mix = "a data race at " + f + ":" + std::to_string(l) + " / " + f2 + ":" + std::to_string(l2) + ", not at lines " +
-          std::to_string(race[0].line) + " / " + std::to_string(race[1].line);
-  }
+  if (elsewhere)
+    mix = "a data race at " + at + ", not at lines " + std::to_string(race[0].line) + " / " + std::to_string(race[1].line);
   lv.native = "no " + std::string(o.race ? "data race" : "violation") + " (" + (mix.empty() ? "no run" : mix) + ")";
   lv.confirmed = false;
   lv.reason = lv.needed ? uses + " and " + (o.race ? "the data race" : "the violation") +
