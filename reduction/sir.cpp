@@ -331,14 +331,16 @@ class Analysis {
         if (debug()) std::fprintf(stderr, "sir: %zu pairs with relevant uses sensitive: %s\n", pending.size(), no_graph_.c_str());
       } else {
         use_graph(*g);
-        // each use, decided at the node locations where its thread may be (lift())
-        std::vector<std::vector<Cond>> conds(uses.size());
-        for (std::size_t k = 0; k < uses.size(); ++k) conds[k] = place(uses[k]);
+        // each use a pending pair reads, decided at the node locations where its thread may be
+        // (lift()), placed once when first needed
+        std::vector<std::optional<std::vector<Cond>>> conds(uses.size());
         std::vector<const Cond*> relevant;
         for (auto& [index, ks] : pending) {
           relevant.clear();
-          for (std::size_t k : ks)
-            for (const Cond& x : conds[k]) relevant.push_back(&x);
+          for (std::size_t k : ks) {
+            if (!conds[k]) conds[k] = place(uses[k]);
+            for (const Cond& x : *conds[k]) relevant.push_back(&x);
+          }
           SirPair& p = pairs_[index];
           p.insensitive = insensitive(p.l, p.c, p.i, p.d, relevant);
         }
@@ -358,7 +360,7 @@ class Analysis {
     return count;
   }
 
-  std::uint64_t relevant_conds_ = 0, undecided_ = 0, shared_vars_ = 0, irrelevant_pairs_ = 0;
+  std::uint64_t relevant_conds_ = 0, shared_vars_ = 0, irrelevant_pairs_ = 0;
   std::vector<std::string> relevant_vars_;
   std::string no_graph_;  // why the pairs with relevant uses are sensitive ("" if a graph decided them)
   std::vector<SirPair> pairs_;
@@ -433,7 +435,6 @@ class Analysis {
     if (u.t < sp.size() && u.pc < sp[u.t].size() && sp[u.t][u.pc]) return {{u.t, u.pc, u.cond}};
     if (u.cond)
       if (auto lifted = lift(u.t, u.pc, u.cond)) return {{u.t, lifted->first, lifted->second}};
-    ++undecided_;
     std::vector<Cond> out;
     for (std::uint32_t s : transaction_entries(u.t, u.pc)) out.push_back({u.t, s, nullptr});
     return out;
