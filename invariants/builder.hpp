@@ -20,6 +20,8 @@
 #include "ir/points_to.hpp"
 
 #include <chrono>
+#include <functional>
+#include <map>
 #include <cstdint>
 #include <optional>
 #include <set>
@@ -85,6 +87,7 @@ class Builder {
 
   // ---- variables and clusters (clusters.cpp) -----------------------------------------------
   void make_vars();
+  void focus_groups(std::map<int, std::vector<int>>& groups, const std::function<int(int)>& find);
   static std::uint64_t key(ir::ObjectId o, std::uint32_t c);
   int const_cell(ExprRef p) const;
   int local_of(ThreadId t, ir::LocalId l) const;

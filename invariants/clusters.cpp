@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <numeric>
+#include <set>
 
 namespace siren::invariants::detail {
 
@@ -96,6 +97,7 @@ void Builder::make_vars() {
   }
   std::map<int, std::vector<int>> groups;
   for (int v = 0; v < static_cast<int>(vars_.size()); ++v) groups[find(v)].push_back(v);
+  if (!o_.focus.empty()) focus_groups(groups, find);
   for (auto& [root, members] : groups) {
     for (std::size_t i = 0; i < members.size(); i += o_.max_pack_vars) {
       TgCluster c;
@@ -111,6 +113,48 @@ void Builder::make_vars() {
   for (const auto& c : clusters_) state_bytes_ += 4 * c.vars.size() * c.vars.size() * sizeof(Bound) + 64;
   g_.vars = vars_;
   g_.clusters = clusters_;
+}
+
+/// TgOptions::focus: drops the groups without a variable the focus instructions read or write
+/// and renumbers the variables that are left (cell_var_, local_var_, groups).
+void Builder::focus_groups(std::map<int, std::vector<int>>& groups, const std::function<int(int)>& find) {
+  std::set<int> roots;
+  for (const auto& [t, pc] : o_.focus) {
+    if (t >= tm_.threads.size() || pc >= tm_.threads[t].code.size()) continue;
+    const Instr& in = tm_.threads[t].code[pc];
+    std::vector<int> vs;
+    vars_in(t, in.a, vs);
+    vars_in(t, in.b, vs);
+    if (in.kind == InstrKind::Assign && in.lhs < local_var_[t].size() && local_var_[t][in.lhs] >= 0)
+      vs.push_back(local_var_[t][in.lhs]);
+    if (in.kind == InstrKind::Store)
+      if (int c = const_cell(in.a); c >= 0) vs.push_back(c);
+    for (int v : vs) roots.insert(find(v));
+  }
+  std::vector<int> renum(vars_.size(), -1);
+  std::vector<TgVar> kept;
+  std::map<int, std::vector<int>> out;
+  for (auto& [root, members] : groups) {
+    if (!roots.count(root)) continue;
+    for (int v : members) {
+      renum[v] = static_cast<int>(kept.size());
+      out[root].push_back(renum[v]);
+      kept.push_back(vars_[v]);
+    }
+  }
+  for (auto it = cell_var_.begin(); it != cell_var_.end();) {
+    if (renum[it->second] < 0) {
+      it = cell_var_.erase(it);
+    } else {
+      it->second = renum[it->second];
+      ++it;
+    }
+  }
+  for (auto& row : local_var_)
+    for (int& v : row)
+      if (v >= 0) v = renum[v];
+  vars_ = std::move(kept);
+  groups = std::move(out);
 }
 
 /// For GuardDecider: the variables and clusters of `g`, indexed as make_vars indexes them.

@@ -33,6 +33,16 @@ void Builder::run() {
   std::vector<std::vector<bool>> reach(tm_.threads.size());
   for (std::size_t t = 0; t < tm_.threads.size(); ++t) reach[t].assign(tm_.threads[t].code.size(), true);
   std::vector<std::vector<bool>> prev_switch;
+  if (o_.min_room_nodes > 0 && state_bytes_ * o_.min_room_nodes > o_.max_state_bytes) {
+    g_.complete = false;
+    g_.incomplete_reason = "memory limit (a node's invariants take " + std::to_string(state_bytes_ >> 10) +
+                           " KB: fewer than " + std::to_string(o_.min_room_nodes) + " nodes fit in " +
+                           std::to_string(o_.max_state_bytes >> 20) + " MB)";
+    compute_switch_points(reach);
+    g_.switch_points = switch_;
+    g_.seconds = elapsed();
+    return;
+  }
   for (unsigned round = 0; round <= o_.max_refinements; ++round) {
     compute_switch_points(reach);
     if (round > 0 && switch_ == prev_switch) break;
@@ -158,6 +168,8 @@ void Builder::build_graph() {
       g_.incomplete_reason = "node limit (" + std::to_string(nodes.size()) + " nodes)";
     }
     check_limits();
+    if (!g_.complete && g_.incomplete_reason == "time limit")
+      g_.incomplete_reason += " (" + std::to_string(nodes.size()) + " nodes, " + std::to_string(work.size()) + " to visit)";
   }
   if (!g_.complete) {
     publish(nodes, {}, {}, {});

@@ -48,10 +48,16 @@ struct TgOptions {
   unsigned descending_rounds = 2;         // narrowing-like recomputations after the fixpoint
   unsigned max_pack_vars = 16;            // larger clusters are split (sound, less precise)
   double time_limit_seconds = 0;          // 0 = none; otherwise complete = false when exceeded
+  std::size_t min_room_nodes = 0;         // give up at once when fewer nodes fit in max_state_bytes
   /// An access of a shared object that no conflicting access of another thread can run beside
   /// (a common must-held lock, or create/join order) is no switch point: transactions run
   /// through it (DESIGN.md B5 step 1).
   bool lockset_transactions = true;
+  /// Non-empty: only the variables that share a def-use cluster (before max_pack_vars cuts it)
+  /// with a variable these instructions (thread, pc) read or write are tracked; every other
+  /// variable is unknown everywhere (sound: an untracked variable is never constrained, a guard
+  /// over one is never sliced). SIR asks for the conditionals its pending pairs need only.
+  std::vector<std::pair<ir::ThreadId, std::uint32_t>> focus;
 };
 
 /// Per-thread location in a node.

@@ -51,6 +51,7 @@
 #include "reduction/mpor.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -70,6 +71,7 @@ using ir::Op;
 using invariants::OctConstraint;
 using invariants::TgEdge;
 using invariants::TransactionGraph;
+using Focus = std::vector<std::pair<ir::ThreadId, std::uint32_t>>;  // invariants::TgOptions::focus
 
 /// SIREN_SIR_DEBUG set: say on stderr why the analysis gave up and why each pair is sensitive.
 bool debug() {
@@ -274,7 +276,7 @@ class Analysis {
   /// Fills pairs; returns the number of insensitive pairs. A pair that no relevant use reads
   /// is insensitive without a graph (§B9.4); the others need `graph()`'s invariants (called
   /// once, only when some pair needs it; nullptr or an incomplete graph: they are sensitive).
-  std::uint64_t run(ChainFilter& f, const std::function<const TransactionGraph*()>& graph) {
+  std::uint64_t run(ChainFilter& f, const std::function<const TransactionGraph*(const Focus&)>& graph) {
     const std::vector<Use> uses = relevant_uses();
     relevant_conds_ = static_cast<std::uint64_t>(std::count_if(uses.begin(), uses.end(), [](const Use& u) { return !u.lock_state; }));
     std::set<CellKey> shared;
@@ -287,15 +289,35 @@ class Analysis {
         if (!inside[t][pc]) tr[t][pc] = data_accesses(t, pc);
     }
     std::vector<std::pair<std::size_t, std::vector<std::size_t>>> pending;  // (index in pairs_, its uses)
+    std::map<std::pair<const void*, const void*>, std::vector<std::size_t>> relevant_memo;
+    // per thread and cell: the transitions that access it, and those that write it
+    std::vector<std::map<CellKey, std::pair<std::vector<std::uint32_t>, std::vector<std::uint32_t>>>> by_cell(n_);
+    for (ir::ThreadId t = 0; t < n_; ++t)
+      for (std::uint32_t pc = 0; pc < tr[t].size(); ++pc)
+        if (tr[t][pc])
+          for (const auto& [cell, write] : tr[t][pc]->cells) {
+            auto& [any, writes] = by_cell[t][cell];
+            if (any.empty() || any.back() != pc) any.push_back(pc);
+            if (write && (writes.empty() || writes.back() != pc)) writes.push_back(pc);
+          }
+    std::vector<std::uint32_t> partners;
     for (ir::ThreadId l = 0; l < n_; ++l)
       for (ir::ThreadId i = 0; i < n_; ++i) {
         if (l == i) continue;
         for (std::uint32_t c = 0; c < tm_.threads[l].code.size(); ++c) {
           const auto& ac = tr[l][c];
           if (!ac) continue;
-          for (std::uint32_t d = 0; d < tm_.threads[i].code.size(); ++d) {
+          partners.clear();  // the d of thread i dependent with c (dependent()), in order
+          for (const auto& [cell, write] : ac->cells)
+            if (auto it = by_cell[i].find(cell); it != by_cell[i].end()) {
+              const auto& ds = write ? it->second.first : it->second.second;
+              partners.insert(partners.end(), ds.begin(), ds.end());
+            }
+          std::sort(partners.begin(), partners.end());
+          partners.erase(std::unique(partners.begin(), partners.end()), partners.end());
+          for (std::uint32_t d : partners) {
             const auto& ad = tr[i][d];
-            if (!ad || !dependent(*ac, *ad)) continue;
+            assert(ad && dependent(*ac, *ad));
             // The paper's relevance filter (§B4, DESIGN.md §B5 steps 10-32): c;d and d;c differ
             // only in values one of them computed from a cell the other wrote, or in a cell both
             // wrote (and in the branch a conditional of c or d took on such a value). Such a value
@@ -306,26 +328,34 @@ class Analysis {
             auto in = [&](const std::vector<char>& r, std::uint32_t v) {
               return v < r.size() ? r[v] != 0 : r[kAnyWrite] != 0;
             };
-            std::vector<std::size_t> relevant;
-            for (std::size_t k = 0; k < uses.size(); ++k) {
-              if (o_.test_ignore_conditionals && uses[k].cond) continue;
-              if (std::any_of(uses[k].reads.begin(), uses[k].reads.end(),
-                              [&](std::uint32_t v) { return in(from_c, v) && in(from_d, v); }))
-                relevant.push_back(k);
-            }
+            // many pairs share their closures (one cell, many accesses): the uses once per two
+            auto [memo, fresh] = relevant_memo.try_emplace({&from_c, &from_d});
+            std::vector<std::size_t>& relevant = memo->second;
+            if (fresh)
+              for (std::size_t k = 0; k < uses.size(); ++k) {
+                if (o_.test_ignore_conditionals && uses[k].cond) continue;
+                if (std::any_of(uses[k].reads.begin(), uses[k].reads.end(),
+                                [&](std::uint32_t v) { return in(from_c, v) && in(from_d, v); }))
+                  relevant.push_back(k);
+              }
             if (relevant.empty()) {  // no use can tell c;d from d;c: insensitive, no graph needed
               pairs_.push_back({l, i, c, d, true});
               ++irrelevant_pairs_;
               continue;
             }
             for (const auto& a : ac->cells) shared.insert(a.first);
-            pending.push_back({pairs_.size(), std::move(relevant)});
+            pending.push_back({pairs_.size(), relevant});
             pairs_.push_back({l, i, c, d, false});
           }
         }
       }
     if (!pending.empty()) {
-      const TransactionGraph* g = graph();
+      // the graph tracks only what the pending pairs' uses read (TgOptions::focus)
+      std::set<std::size_t> needed;
+      for (const auto& pk : pending) needed.insert(pk.second.begin(), pk.second.end());
+      Focus focus;
+      for (std::size_t k : needed) focus.push_back({uses[k].t, uses[k].pc});
+      const TransactionGraph* g = graph(focus);
       if (!g || !g->complete) {
         no_graph_ = g ? "transaction graph incomplete: " + g->incomplete_reason : "no transaction graph";
         if (debug()) std::fprintf(stderr, "sir: %zu pairs with relevant uses sensitive: %s\n", pending.size(), no_graph_.c_str());
@@ -751,28 +781,41 @@ SirAnalysis analyse_sir(const ir::ThreadModel& tm, const TransactionGraph* graph
   // memory it reads is private. (A protected access would do too, but that is not argued yet.)
   if (graph && graph->lockset_transactions && graph->protected_accesses > 0) graph = nullptr;
   // Built only when a pair has a relevant use (a program whose shared cells no conditional
-  // reads needs none), within o.graph_seconds and 256 MB: a graph that takes longer is
-  // incomplete on every shared task measured (benchmarks/TG.md, benchmarks/SIR.md).
-  auto graph_of = [&]() -> const TransactionGraph* {
+  // reads needs none), over the variables those uses read, within o.graph_seconds,
+  // o.graph_nodes and 256 MB (given up at once when 2000 nodes would not fit).
+  auto graph_of = [&](const Focus& focus) -> const TransactionGraph* {
     if (graph || o.graph_seconds <= 0) return graph;
     const auto t0 = std::chrono::steady_clock::now();
     invariants::TgOptions to;
     to.time_limit_seconds = o.graph_seconds;
+    to.max_nodes = o.graph_nodes;
+    to.min_room_nodes = 2000;  // the largest complete graph of benchmarks/TG.md has 1778 nodes
     to.max_state_bytes = std::size_t{256} << 20;
     to.lockset_transactions = false;
+    to.focus = focus;
     built = invariants::build_transaction_graph(tm, to);
     r.graph_ms = static_cast<std::uint64_t>(
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count());
     graph = &built;
     return graph;
   };
+  auto lap = [&, last = start](const char* what) mutable {
+    if (!debug()) return;
+    const auto now = std::chrono::steady_clock::now();
+    std::fprintf(stderr, "sir: %s %.0f ms\n", what, std::chrono::duration<double, std::milli>(now - last).count());
+    last = now;
+  };
   Analysis a(tm, o);
   r.gave_up = a.precheck();
+  lap("precheck");
   if (r.gave_up.empty()) {
     a.compute_taint();
+    lap("taint");
     a.build_def_use();
+    lap("def-use");
     ChainFilter f;
     a.run(f, graph_of);
+    lap("pairs");
     r.no_graph = a.no_graph_;
     r.pairs = std::move(a.pairs_);
     r.insensitive = std::move(f.insensitive);

@@ -46,8 +46,14 @@ struct SirOptions {
   /// deliberately unsound SIR, tools/fuzz/broken_reduction.cpp).
   ir::PointsToOptions points_to;
   /// The time limit of the transaction graph built for the pairs a relevant use reads; 0: no
-  /// graph (only pairs no relevant use reads are insensitive).
-  double graph_seconds = 2;
+  /// graph (only pairs no relevant use reads are insensitive). The graph tracks only the
+  /// variables those uses read (invariants::TgOptions::focus). On the drivers it never
+  /// completes (a pair harness's graph passes 9000 nodes in 2 s and goes on; benchmarks/TABLE1.md),
+  /// and it is built once per harness, so its limit is SIR's cost there.
+  double graph_seconds = 0.5;
+  /// ... and its node limit: every complete graph of the shared SV-COMP tasks has fewer than
+  /// 2000 nodes (benchmarks/TG.md); a driver's pair harness passes 200000 in half a second.
+  std::size_t graph_nodes = 20'000;
   /// TEST ONLY: a deliberately over-eager relevance (DESIGN.md §B9.7): conditionals (branches,
   /// assumptions, assertions) are no uses, so a pair whose order only a branch or an assertion
   /// observes passes as insensitive.
