@@ -2,6 +2,8 @@
 // (confirm/library_values.hpp).
 #include "confirm/library_values.hpp"
 
+#include "frontend/frontend.hpp"
+
 #include <cstdlib>
 #include <filesystem>
 #include <set>
@@ -64,7 +66,10 @@ LibraryValues confirm_library_values(const std::string& file, const std::vector<
       std::filesystem::remove_all(d, ec);
     }
   } cleanup{dir};
-  const native::Binary bin = native::compile(file, o.clang_args, dir);
+  const frontend::CompatibleFile source = frontend::gcc_compatible_file(file, dir);
+  std::vector<std::string> cargs = o.clang_args;
+  cargs.insert(cargs.end(), source.extra_args.begin(), source.extra_args.end());
+  const native::Binary bin = native::compile(source.path, cargs, dir);
   if (!bin.ok) {
     lv.native = "not compiled: " + first_line(bin.error);
     lv.reason = uses + " and the program could not be compiled natively to confirm it (" + first_line(bin.error) + ")";

@@ -81,6 +81,22 @@ struct FrontendOptions {
 
 FrontendResult translate_file(const std::string& path, const FrontendOptions& options = {});
 
+/// The source text with the GCC forms Clang 16 rejects rewritten to Clang's (gcc_compat.cpp:
+/// `__malloc__ (dealloc, n)` and `_Float128`, from GCC's view of glibc's headers in `.i`
+/// files); every line stays where it was. `rewrites`: how many places changed.
+std::string gcc_compatible(const std::string& code, std::size_t* rewrites = nullptr);
+
+/// For a compiler run on `path` outside the front end (the native oracle): `path` itself when
+/// nothing changes, else a copy in `dir` rewritten by gcc_compatible and without the line
+/// markers of a preprocessed file (siren's places are the file's own lines, so the binary's
+/// must be; a `#line` directive keeps the file's name), and the `-iquote` argument its quoted
+/// includes need.
+struct CompatibleFile {
+  std::string path;
+  std::vector<std::string> extra_args;
+};
+CompatibleFile gcc_compatible_file(const std::string& path, const std::string& dir);
+
 // ---------------------------------------------------------------------------------------
 // Linux drivers (DESIGN.md §B10, docs/drivers.md): a driver has no main; the kernel runs its
 // module init function, then the functions it registered (in operations structs, timers, work

@@ -219,7 +219,29 @@ ExprRef Translator::pthread_call(const CallSite& site) {
     emit(InstrKind::Skip);
     return site.zero();
   }
-  if (name == "pthread_self") unsupported(loc, "pthread_self() is not supported yet");
+  if (name == "pthread_self") {
+    // A created thread's pthread_t is its thread id, the value pthread_create stored
+    // (ThreadCreate); main's is all ones, which no created thread's is (docs/semantics.md).
+    site.side_effects_only(0);
+    const Type u64 = Type::integer(64, false);
+    const ExprRef id = tmp_of(em().mk_binary(Op::Sub, thread_self(), em().mk_const(Type::integer(32, true), 1)));
+    const ExprRef h = em().mk_ite(em().mk_binary(Op::Eq, id, em().mk_const(id->type, 0)),
+                                  em().mk_const(u64, ~std::uint64_t{0}), conv(u64, id));
+    return want ? conv(ret_t, h) : nullptr;
+  }
+  if (name == "pthread_equal") {
+    const ExprRef a = tmp_of(conv(Type::integer(64, false), rvalue(site.arg(0))));
+    const ExprRef b = tmp_of(conv(Type::integer(64, false), rvalue(site.arg(1))));
+    return want ? conv(ret_t, em().mk_binary(Op::Eq, a, b)) : nullptr;
+  }
+  if (name == "pthread_detach") {
+    // Detaching changes no state siren models: a detached thread runs on until it ends, or
+    // until main returns (which ends the process); joining it afterwards is undefined
+    // (docs/semantics.md), and a join here still waits for it.
+    site.side_effects_only(0);
+    emit(InstrKind::Skip);
+    return site.zero();
+  }
   unsupported(loc, "call to unsupported pthread function '" + name + "'");
 }
 
@@ -281,7 +303,6 @@ ExprRef Translator::pthread_attr_call(const CallSite& site) {
   if (name == "pthread_mutexattr_setrobust" || name == "pthread_mutexattr_setrobust_np")
     return only_default(0, "robustness (owner death)");
   if (name == "pthread_rwlockattr_setkind_np") return only_default(0, "a kind (writer preference)");
-  if (name == "pthread_attr_setdetachstate") return only_default(0, "a detach state (detached threads)");
   if (name == "pthread_mutexattr_destroy" || name == "pthread_mutexattr_setpshared" ||
       name == "pthread_mutexattr_setprioceiling" || name == "pthread_condattr_init" ||
       name == "pthread_condattr_destroy" || name == "pthread_condattr_setpshared" ||
@@ -291,7 +312,8 @@ ExprRef Translator::pthread_attr_call(const CallSite& site) {
       name == "pthread_barrierattr_setpshared" || name == "pthread_attr_init" || name == "pthread_attr_destroy" ||
       name == "pthread_attr_setstacksize" || name == "pthread_attr_setstack" || name == "pthread_attr_setguardsize" ||
       name == "pthread_attr_setschedpolicy" || name == "pthread_attr_setschedparam" ||
-      name == "pthread_attr_setinheritsched" || name == "pthread_attr_setscope")
+      name == "pthread_attr_setinheritsched" || name == "pthread_attr_setscope" ||
+      name == "pthread_attr_setdetachstate")  // detached: as pthread_detach
     return noop();
   unsupported(site.loc, "call to " + name + " (its value or effect is not modelled)");
 }

@@ -7,6 +7,7 @@
 // (confirm/native_confirm.hpp): agreement is evidence, disagreement a bug in siren's model.
 #include "apps/siren/commands.hpp"
 #include "confirm/native_confirm.hpp"
+#include "frontend/frontend.hpp"
 #include "native/native.hpp"
 
 #include <nlohmann/json.hpp>
@@ -84,7 +85,9 @@ int run_test(const TestArgs& a) {
   for (const auto& d : a.defines) cargs.push_back("-D" + d);
   for (const auto& i : a.includes) cargs.push_back("-I" + i);
   cargs.insert(cargs.end(), a.clang_args.begin(), a.clang_args.end());
-  const native::Binary bin = native::compile(a.file, cargs, dir);
+  const frontend::CompatibleFile source = frontend::gcc_compatible_file(a.file, dir);
+  cargs.insert(cargs.end(), source.extra_args.begin(), source.extra_args.end());
+  const native::Binary bin = native::compile(source.path, cargs, dir);
   auto cleanup = [&] {
     if (!a.keep) std::filesystem::remove_all(dir);
   };

@@ -1,0 +1,120 @@
+#!/usr/bin/python3
+"""siren race on Goblint's 327 race regression tests (issue 43; ../shared/benchmarks/goblint-races).
+
+A test is racy exactly when one of its lines says `RACE!` (the README there: `RACE` without `!`
+is a race Goblint reports that may be spurious, and SV-COMP's export counts it race-free).
+Per test: `siren race TEST -I goblint-races --timeout T --json`; right is UNSAFE on a racy test
+and SAFE or SAFE_UP_TO_BOUND on a race-free one, wrong the opposite, anything else unknown
+(its reason kept). A race-free answer that is SAFE (not up to a bound) is a proof.
+
+Writes benchmarks/RACES.md between the markers (the rest of the file is kept).
+
+Usage: benchmarks/races.py [--siren build/siren] [--shared ../shared] [--timeout 60] [--jobs 2]
+                           [--only SUBSTRING] [--out results.jsonl]
+"""
+import argparse
+import collections
+import json
+import re
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BEGIN, END = "<!-- races.py: begin -->", "<!-- races.py: end -->"
+
+
+def racy(path):
+    return any("RACE!" in l for l in path.read_text(errors="replace").splitlines())
+
+
+def run(siren, root, test, timeout):
+    t0 = time.monotonic()
+    try:
+        p = subprocess.run([siren, "race", str(test), "-I", str(root), "--timeout", str(timeout), "--json"],
+                           capture_output=True, text=True, timeout=timeout + 60)
+        out, err = p.stdout, p.stderr
+    except subprocess.TimeoutExpired:
+        out, err = "", "killed: no answer within the time limit and a minute"
+    seconds = time.monotonic() - t0
+    try:
+        j = json.loads(out)
+    except json.JSONDecodeError:
+        j = {}
+    verdict = j.get("verdict", "ERROR")
+    reason = j.get("reason") or j.get("unknown_reason") or ""
+    if not reason and verdict in ("UNKNOWN", "ERROR"):
+        lines = [l for l in err.splitlines() if "error" in l or "unsupported" in l] or err.splitlines() or ["?"]
+        reason = lines[0]
+    return {"verdict": verdict, "reason": reason, "seconds": round(seconds, 2)}
+
+
+def cause(reason):
+    """A short class of an UNKNOWN reason: 'unsupported: X' up to its first detail, else its head."""
+    r = re.sub(r"^\S+:\d+(:\d+)?: ", "", reason.strip())
+    r = re.sub(r"'[^']*'", "'…'", r)
+    return r[:90]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--siren", default=str(ROOT / "build" / "siren"))
+    ap.add_argument("--shared", default=str(ROOT.parent / "shared"))
+    ap.add_argument("--timeout", type=int, default=60)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--only", default="")
+    ap.add_argument("--out", default="")
+    a = ap.parse_args()
+    root = Path(a.shared) / "benchmarks" / "goblint-races"
+    tests = [t for t in sorted(root.glob("tests/*/*.c")) if a.only in str(t)]
+    if not tests:
+        sys.exit(f"races.py: no tests under {root}")
+    start = time.time()
+    results = list(ThreadPoolExecutor(a.jobs).map(lambda t: (t, racy(t), run(a.siren, root, t, a.timeout)), tests))
+    rows, count, causes, groups = [], collections.Counter(), collections.Counter(), collections.defaultdict(collections.Counter)
+    for t, is_racy, r in results:
+        v = r["verdict"]
+        if v == "UNSAFE":
+            kind = "right" if is_racy else "wrong"
+        elif v in ("SAFE", "SAFE_UP_TO_BOUND"):
+            kind = "wrong" if is_racy else "right"
+        else:
+            kind = "unknown"
+            causes[cause(r["reason"])] += 1
+        count[kind] += 1
+        if kind == "right" and v == "SAFE":
+            count["proofs"] += 1
+        groups[t.parent.name][kind] += 1
+        rows.append({"test": str(t.relative_to(root)), "racy": is_racy, "kind": kind, **r})
+    if a.out:
+        Path(a.out).write_text("".join(json.dumps(r) + "\n" for r in rows))
+    n = len(rows)
+    lines = [f"`benchmarks/races.py --timeout {a.timeout} --jobs {a.jobs}"
+             + (f" --only {a.only}" if a.only else "") + f"` ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(start))}, "
+             f"{time.time() - start:.0f} s wall, 2-core machine, nothing else running).", "",
+             f"**{count['right']} of {n} right ({100 * count['right'] / n:.0f}%), {count['wrong']} wrong, "
+             f"{count['unknown']} unknown**; race-free answers that are proofs (SAFE, not up to a bound): "
+             f"{count['proofs']}.", "",
+             "| group | tests | right | wrong | unknown |", "|---|---:|---:|---:|---:|"]
+    for g in sorted(groups):
+        c = groups[g]
+        lines.append(f"| {g} | {sum(c[k] for k in ('right', 'wrong', 'unknown'))} | {c['right']} | {c['wrong']} | {c['unknown']} |")
+    lines += ["", "Wrong answers (test, expected, answer):", ""]
+    lines += [f"- `{r['test']}`: {'racy' if r['racy'] else 'race-free'}, {r['verdict']}" for r in rows if r["kind"] == "wrong"] or ["- none"]
+    lines += ["", "Unknown answers by cause:", "", "| cause | tests |", "|---|---:|"]
+    lines += [f"| {c.replace('|', '/')} | {k} |" for c, k in causes.most_common()]
+    md = ROOT / "benchmarks" / "RACES.md"
+    text = md.read_text() if md.exists() else ("# siren race on Goblint's race regression tests (issue 43)\n\n"
+                                               f"{BEGIN}\n{END}\n")
+    head, rest = text.split(BEGIN, 1)
+    tail = rest.split(END, 1)[1]
+    md.write_text(head + BEGIN + "\n\n" + "\n".join(lines) + "\n\n" + END + tail)
+    print(f"{count['right']}/{n} right, {count['wrong']} wrong, {count['unknown']} unknown, {count['proofs']} proofs",
+          file=sys.stderr)
+    return 1 if count["wrong"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
