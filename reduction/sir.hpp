@@ -47,10 +47,12 @@ struct SirOptions {
   ir::PointsToOptions points_to;
   /// The time limit of the transaction graph built for the pairs a relevant use reads; 0: no
   /// graph (only pairs no relevant use reads are insensitive). The graph tracks only the
-  /// variables those uses read (invariants::TgOptions::focus). On the drivers it never
-  /// completes (a pair harness's graph passes 9000 nodes in 2 s and goes on; benchmarks/TABLE1.md),
-  /// and it is built once per harness, so its limit is SIR's cost there.
-  double graph_seconds = 0.5;
+  /// variables those uses read (invariants::TgOptions::focus). It is all of SIR's cost on the
+  /// drivers, where it never completes: over gdrom's 150 pair harnesses the analysis took
+  /// 17.7 s at a 0.5 s limit, 16.7 s of it in graphs, none complete (a graph passes 3000
+  /// nodes in 0.5 s and goes on); the graphs that decide pairs on SV-COMP tasks (szymanski)
+  /// take 1 ms.
+  double graph_seconds = 0.1;
   /// ... and its node limit: every complete graph of the shared SV-COMP tasks has fewer than
   /// 2000 nodes (benchmarks/TG.md); a driver's pair harness passes 200000 in half a second.
   std::size_t graph_nodes = 20'000;
