@@ -6,12 +6,47 @@
 
 namespace siren::frontend {
 
+namespace {
+
+// The object type each family of synchronisation functions works on.
+constexpr std::pair<const char*, const char*> kSyncTypes[] = {
+    {"pthread_mutex_", "pthread_mutex_t"}, {"pthread_rwlock_", "pthread_rwlock_t"},
+    {"pthread_spin_", "pthread_spinlock_t"}, {"pthread_cond_", "pthread_cond_t"},
+    {"pthread_barrier_", "pthread_barrier_t"}};
+
+}  // namespace
+
+/// A synchronisation function given a pointer to another pthread type (glibc's layouts
+/// differ, so this is undefined behaviour: `pthread_rwlock_wrlock(&a_mutex)` in one of
+/// Goblint's tests) is unsupported: its effect is not the one siren would model.
+void Translator::check_sync_object_types(const CallSite& site) {
+  auto type_of = [&](unsigned i) -> std::string {
+    if (i >= site.nargs) return "";
+    const QualType t = site.ce->getArg(i)->IgnoreParenImpCasts()->getType();
+    return t->isPointerType() ? t->getPointeeType().getUnqualifiedType().getAsString() : "";
+  };
+  auto check = [&](unsigned i, const std::string& want) {
+    const std::string got = type_of(i);
+    for (const auto& [prefix, type] : kSyncTypes)
+      if (got == type && got != want)
+        unsupported(site.ce->getArg(i)->getExprLoc(),
+                    site.name + " on a " + got + " (a " + want + " function given another pthread object)");
+  };
+  if (starts_with(site.name, "pthread_mutexattr_") || starts_with(site.name, "pthread_rwlockattr_") ||
+      starts_with(site.name, "pthread_condattr_") || starts_with(site.name, "pthread_barrierattr_"))
+    return;
+  for (const auto& [prefix, type] : kSyncTypes)
+    if (starts_with(site.name, prefix)) check(0, type);
+  if (site.name == "pthread_cond_wait" || site.name == "pthread_cond_timedwait") check(1, "pthread_mutex_t");
+}
+
 ExprRef Translator::pthread_call(const CallSite& site) {
   const CallExpr* ce = site.ce;
   const SourceLocation loc = site.loc;
   const std::string& name = site.name;
   const bool want = site.want;
   const Type ret_t = site.ret_t;
+  check_sync_object_types(site);
   auto sync1 = [&](InstrKind k) {
     ExprRef a = site.ptr_arg(0);
     check_ptr(a);

@@ -379,6 +379,7 @@ class Translator {
     ExprRef havoc_result() const;            // an arbitrary result (nullptr when unused)
   };
   ExprRef rv_call(const CallExpr* ce, bool want, QualType malloc_type = QualType());
+  void check_sync_object_types(const CallSite& site);
   ObjectId function_object(const FunctionDecl* fd);
   ExprRef function_designator(const Expr* e);
   std::vector<const FunctionDecl*> pointer_targets(const std::vector<QualType>& arg_types,

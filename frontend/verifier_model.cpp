@@ -2,7 +2,8 @@
 // assertions (reach_error, __VERIFIER_error, assert, __assert_fail and its relatives) are
 // Property asserts, assumptions (__VERIFIER_assume, assume_abort_if_not) are Assume, abort/exit
 // end the program, __VERIFIER_nondet_* are Havocs whose message names the call (traces print
-// the value), and __VERIFIER_atomic_begin/end delimit an atomic section.
+// the value), __VERIFIER_atomic_begin/end delimit an atomic section, and Goblint's test
+// annotations (__goblint_assume, __goblint_check, ...) mean what its goblint.h says.
 #include "frontend/translator.hpp"
 
 namespace siren::frontend {
@@ -49,6 +50,28 @@ std::optional<ExprRef> Translator::verifier_call(const CallSite& site, bool defi
   }
   if (!defined && (name == "__VERIFIER_assume" || name == "assume_abort_if_not" || name == "assume")) {
     emit(InstrKind::Assume, to_bool(rvalue(arg(0))));
+    return zero();
+  }
+  // --- Goblint's annotations (goblint.h of its regression tests, ../shared/benchmarks/
+  // goblint-races): an assumption, assertions, a join the analyser may take as done (a join
+  // waits until it is), and hints to the analyser that change nothing
+  if (!defined && name == "__goblint_assume") {
+    emit(InstrKind::Assume, to_bool(rvalue(arg(0))));
+    return zero();
+  }
+  if (!defined && (name == "__goblint_check" || name == "__goblint_assert")) {
+    ExprRef c = to_bool(rvalue(arg(0)));
+    property_fail(name + "(" + source_text(arg(0)->getSourceRange()) + ")", c);
+    return zero();
+  }
+  if (!defined && name == "__goblint_assume_join" && nargs == 1) {
+    emit(InstrKind::ThreadJoin, conv(Type::integer(64, false), rvalue(arg(0))), em().mk_const(Type::pointer(), 0));
+    return zero();
+  }
+  if (!defined && (name == "__goblint_globalize" || name == "__goblint_split_begin" || name == "__goblint_split_end" ||
+                   name == "__goblint_bounded")) {
+    side_effects_only(0);
+    emit(InstrKind::Skip);
     return zero();
   }
   if (name == "abort" || name == "exit" || name == "_Exit" || name == "_exit" || name == "quick_exit" || name == "__builtin_abort" ||
