@@ -53,24 +53,22 @@ std::optional<ExprRef> Translator::verifier_call(const CallSite& site, bool defi
     return zero();
   }
   // --- Goblint's annotations (goblint.h of its regression tests, ../shared/benchmarks/
-  // goblint-races): an assumption, assertions, a join the analyser may take as done (a join
-  // waits until it is), and hints to the analyser that change nothing
+  // goblint-races): an assumption, a join the analyser may take as done (a join waits until
+  // it is), and calls that tell the analyser what to check or how, and change nothing when
+  // the program runs: their arguments are evaluated (a read there is an access), and a
+  // failing __goblint_check does not stop the program (an Assert would end the execution
+  // there and hide the races after it)
   if (!defined && name == "__goblint_assume") {
     emit(InstrKind::Assume, to_bool(rvalue(arg(0))));
-    return zero();
-  }
-  if (!defined && (name == "__goblint_check" || name == "__goblint_assert")) {
-    ExprRef c = to_bool(rvalue(arg(0)));
-    property_fail(name + "(" + source_text(arg(0)->getSourceRange()) + ")", c);
     return zero();
   }
   if (!defined && name == "__goblint_assume_join" && nargs == 1) {
     emit(InstrKind::ThreadJoin, conv(Type::integer(64, false), rvalue(arg(0))), em().mk_const(Type::pointer(), 0));
     return zero();
   }
-  if (!defined && (name == "__goblint_globalize" || name == "__goblint_split_begin" || name == "__goblint_split_end" ||
-                   name == "__goblint_bounded")) {
-    side_effects_only(0);
+  if (!defined && (name == "__goblint_check" || name == "__goblint_assert" || name == "__goblint_globalize" ||
+                   name == "__goblint_split_begin" || name == "__goblint_split_end" || name == "__goblint_bounded")) {
+    for (unsigned k = 0; k < nargs; ++k) tmp_of(rvalue(arg(k)));  // the reads happen
     emit(InstrKind::Skip);
     return zero();
   }
