@@ -22,6 +22,9 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent / "lib"))
+import driver_suite  # noqa: E402  (write_between)
+
 ROOT = Path(__file__).resolve().parent.parent
 BEGIN, END = "<!-- races.py: begin -->", "<!-- races.py: end -->"
 
@@ -129,12 +132,8 @@ def main():
     lines += [f"- `{r['test']}`: {r['verdict']}; {ANNOTATION_DISAGREES[r['test']]}" for r in rows if r["kind"] == "annotation"] or ["- none"]
     lines += ["", "Unknown answers by cause:", "", "| cause | tests |", "|---|---:|"]
     lines += [f"| {c.replace('|', '/')} | {k} |" for c, k in causes.most_common()]
-    md = ROOT / "benchmarks" / "RACES.md"
-    text = md.read_text() if md.exists() else ("# siren race on Goblint's race regression tests (issue 43)\n\n"
-                                               f"{BEGIN}\n{END}\n")
-    head, rest = text.split(BEGIN, 1)
-    tail = rest.split(END, 1)[1]
-    md.write_text(head + BEGIN + "\n\n" + "\n".join(lines) + "\n\n" + END + tail)
+    driver_suite.write_between(ROOT / "benchmarks" / "RACES.md", BEGIN, END, [BEGIN, ""] + lines + ["", END],
+                               header="# siren race on Goblint's race regression tests (issue 43)\n\n")
     print(f"{count['right']}/{n} right, {count['wrong']} wrong, {count['unknown']} unknown, {count['proofs']} proofs",
           file=sys.stderr)
     return 1 if count["wrong"] else 0
