@@ -32,10 +32,7 @@ void Translator::check_sync_object_types(const CallSite& site) {
         unsupported(site.ce->getArg(i)->getExprLoc(),
                     site.name + " on a " + got + " (a " + want + " function given another pthread object)");
   };
-  if (starts_with(site.name, "pthread_mutexattr_") || starts_with(site.name, "pthread_rwlockattr_") ||
-      starts_with(site.name, "pthread_condattr_") || starts_with(site.name, "pthread_barrierattr_"))
-    return;
-  for (const auto& [prefix, type] : kSyncTypes)
+  for (const auto& [prefix, type] : kSyncTypes)  // (attribute functions have no `_` after the type)
     if (starts_with(site.name, prefix)) check(0, type);
   if (site.name == "pthread_cond_wait" || site.name == "pthread_cond_timedwait") check(1, "pthread_mutex_t");
 }
@@ -257,7 +254,6 @@ ExprRef Translator::pthread_call(const CallSite& site) {
   if (name == "pthread_self") {
     // A created thread's pthread_t is its thread id, the value pthread_create stored
     // (ThreadCreate); main's is all ones, which no created thread's is (docs/semantics.md).
-    site.side_effects_only(0);
     const Type u64 = Type::integer(64, false);
     const ExprRef id = tmp_of(em().mk_binary(Op::Sub, thread_self(), em().mk_const(Type::integer(32, true), 1)));
     const ExprRef h = em().mk_ite(em().mk_binary(Op::Eq, id, em().mk_const(id->type, 0)),

@@ -234,8 +234,9 @@ std::unique_ptr<ASTUnit> parse_c_file(const std::string& path, const FrontendOpt
   std::stringstream ss;
   ss << in.rdbuf();
   if (in.bad()) return fail("cannot read file");
-  if (ss.str().find('\0') != std::string::npos) return fail("not a C source file (contains binary data)");
-  const std::string code = gcc_compatible(ss.str());
+  const std::string raw = ss.str();
+  if (raw.find('\0') != std::string::npos) return fail("not a C source file (contains binary data)");
+  const std::string code = gcc_compatible(raw);
   std::string dir = std::filesystem::path(path).parent_path().string();
   if (dir.empty()) dir = ".";
   std::vector<std::string> args = {"-xc", "-std=gnu11", std::string("-resource-dir=") + CLANG_RESOURCE_DIR,

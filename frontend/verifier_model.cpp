@@ -48,20 +48,17 @@ std::optional<ExprRef> Translator::verifier_call(const CallSite& site, bool defi
     property_fail("assert(" + source_text(arg(0)->getSourceRange()) + ")", c);
     return zero();
   }
-  if (!defined && (name == "__VERIFIER_assume" || name == "assume_abort_if_not" || name == "assume")) {
+  if (!defined && (name == "__VERIFIER_assume" || name == "assume_abort_if_not" || name == "assume" ||
+                   name == "__goblint_assume")) {  // (Goblint's, below)
     emit(InstrKind::Assume, to_bool(rvalue(arg(0))));
     return zero();
   }
   // --- Goblint's annotations (goblint.h of its regression tests, ../shared/benchmarks/
-  // goblint-races): an assumption, a join the analyser may take as done (a join waits until
-  // it is), and calls that tell the analyser what to check or how, and change nothing when
-  // the program runs: their arguments are evaluated (a read there is an access), and a
-  // failing __goblint_check does not stop the program (an Assert would end the execution
-  // there and hide the races after it)
-  if (!defined && name == "__goblint_assume") {
-    emit(InstrKind::Assume, to_bool(rvalue(arg(0))));
-    return zero();
-  }
+  // goblint-races): __goblint_assume is an assumption (above), __goblint_assume_join a join
+  // the analyser may take as done (a join waits until it is), and the others tell the analyser
+  // what to check or how and change nothing when the program runs: their arguments are
+  // evaluated (a read there is an access), and a failing __goblint_check does not stop the
+  // program (an Assert would end the execution there and hide the races after it)
   if (!defined && name == "__goblint_assume_join" && nargs == 1) {
     emit(InstrKind::ThreadJoin, conv(Type::integer(64, false), rvalue(arg(0))), em().mk_const(Type::pointer(), 0));
     return zero();
