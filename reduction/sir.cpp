@@ -289,7 +289,6 @@ class Analysis {
         if (!inside[t][pc]) tr[t][pc] = data_accesses(t, pc);
     }
     std::vector<std::pair<std::size_t, std::vector<std::size_t>>> pending;  // (index in pairs_, its uses)
-    std::map<std::pair<const void*, const void*>, std::vector<std::size_t>> relevant_memo;
     // per thread and cell: the transitions that access it, and those that write it
     std::vector<std::map<CellKey, std::pair<std::vector<std::uint32_t>, std::vector<std::uint32_t>>>> by_cell(n_);
     for (ir::ThreadId t = 0; t < n_; ++t)
@@ -328,23 +327,20 @@ class Analysis {
             auto in = [&](const std::vector<char>& r, std::uint32_t v) {
               return v < r.size() ? r[v] != 0 : r[kAnyWrite] != 0;
             };
-            // many pairs share their closures (one cell, many accesses): the uses once per two
-            auto [memo, fresh] = relevant_memo.try_emplace({&from_c, &from_d});
-            std::vector<std::size_t>& relevant = memo->second;
-            if (fresh)
-              for (std::size_t k = 0; k < uses.size(); ++k) {
-                if (o_.test_ignore_conditionals && uses[k].cond) continue;
-                if (std::any_of(uses[k].reads.begin(), uses[k].reads.end(),
-                                [&](std::uint32_t v) { return in(from_c, v) && in(from_d, v); }))
-                  relevant.push_back(k);
-              }
+            std::vector<std::size_t> relevant;
+            for (std::size_t k = 0; k < uses.size(); ++k) {
+              if (o_.test_ignore_conditionals && uses[k].cond) continue;
+              if (std::any_of(uses[k].reads.begin(), uses[k].reads.end(),
+                              [&](std::uint32_t v) { return in(from_c, v) && in(from_d, v); }))
+                relevant.push_back(k);
+            }
             if (relevant.empty()) {  // no use can tell c;d from d;c: insensitive, no graph needed
               pairs_.push_back({l, i, c, d, true});
               ++irrelevant_pairs_;
               continue;
             }
             for (const auto& a : ac->cells) shared.insert(a.first);
-            pending.push_back({pairs_.size(), relevant});
+            pending.push_back({pairs_.size(), std::move(relevant)});
             pairs_.push_back({l, i, c, d, false});
           }
         }
