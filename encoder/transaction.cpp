@@ -3,7 +3,9 @@
 // instruction frame (transition.cpp: guards, errors, and every write but the thread's own
 // locals, memory cells, `atomic` and pc); the rest of the transaction consists of local steps
 // (the thread's locals only), protected steps (memory reads and stores no other thread can
-// touch meanwhile) and, in a merged atomic region, memory reads, stores and the AtomicEnd.
+// touch meanwhile), carried unlocks (ir::carried_unlocks: a lock or an unlock writes its
+// mutex through the transaction's state) and, in a merged atomic region, memory reads,
+// stores and the AtomicEnd.
 // They are symbolically executed here, once per frame and thread, over the DAG of the
 // thread's non-boundary instructions: every instruction gets a path guard (the
 // disjunction of its incoming edges) and the state on entry (the locals, cells and `atomic`
@@ -152,6 +154,17 @@ void Engine::encode_transactions(unsigned k, ir::ThreadId t, const std::vector<F
                terms.mk_ite(tg.hit, convert(ins.b->type, cell.type, v), old));
     }
   };
+  // A Lock or an Unlock over `st`: the mutex cells the address may designate get the owner
+  // (t + 1) or 0. The first instruction's lock goes through the transaction's state, as its
+  // stores do, so that an unlock the transaction carries (ir::carried_unlocks) overrides it.
+  auto set_owner = [&](const ir::Instr& ins, TxState& st, Term p, std::uint64_t owner) {
+    for (const Target& tg : targets(p, candidates(ins.a), states[k])) {
+      const ir::Cell& cell = tm.objects[tg.obj].cells[tg.cell];
+      Term old = cell_value(states[k], &st.cells, tg.obj, tg.cell);
+      set_cell(st.cells, (std::uint64_t{tg.obj} << 32) | tg.cell,
+               terms.mk_ite(tg.hit, convert(ir::Type::integer(64, true), cell.type, terms.mk_bv(64, owner)), old));
+    }
+  };
   // A transaction that stops at a blocking local step (a false Assume, a failing Assert) still
   // did its first instruction, which other threads may see (a create, a store): the thread
   // stays at the blocking step (not a boundary), where it can never move again.
@@ -173,6 +186,8 @@ void Engine::encode_transactions(unsigned k, ir::ThreadId t, const std::vector<F
     TxState st;
     if (auto w = own_write(t, f.pc, k)) st.locals.push_back(*w);
     if (ins.kind == InstrKind::Store) store(ins, st, [&](ir::ExprRef e) { return encode(t, e, k); });
+    if (ins.kind == InstrKind::Lock) set_owner(ins, st, encode(t, ins.a, k), t + 1);
+    if (ins.kind == InstrKind::Unlock) set_owner(ins, st, encode(t, ins.a, k), 0);
     if (ins.kind == InstrKind::AtomicBegin) st.atomic = terms.mk_bv(atomic_bits, t + 1);
     if (ins.kind == InstrKind::AtomicEnd) st.atomic = terms.mk_bv(atomic_bits, 0);
     if (ins.kind == InstrKind::Goto) {
@@ -273,6 +288,10 @@ void Engine::encode_transactions(unsigned k, ir::ThreadId t, const std::vector<F
           break;
         case InstrKind::AtomicEnd:
           st.atomic = terms.mk_bv(atomic_bits, 0);
+          break;
+        case InstrKind::Unlock:  // a carried unlock
+          set_owner(ins, st, enc(ins.a), 0);
+          cache.clear();
           break;
         case InstrKind::Goto:
         case InstrKind::Skip:

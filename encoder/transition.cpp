@@ -279,7 +279,8 @@ void Engine::add_transition(unsigned k) {
           succ = in.a ? terms.mk_ite(encode(tid, in.a, k), terms.mk_bv(pc_bits[t], in.target), succ)
                       : terms.mk_bv(pc_bits[t], in.target);
           break;
-        case InstrKind::Lock:
+        case InstrKind::Lock:  // (transaction frames: the exits write it, a carried unlock may follow)
+          if (tx) break;
           for (const Target& tg : sync_targets()) cell_write(tg, at, kI64, terms.mk_bv(64, t + 1));
           break;
         case InstrKind::TryLock: {
@@ -288,6 +289,7 @@ void Engine::add_transition(unsigned k) {
           break;
         }
         case InstrKind::Unlock:
+          if (tx) break;
           for (const Target& tg : sync_targets()) cell_write(tg, at, kI64, terms.mk_bv(64, 0));
           break;
         case InstrKind::RdLock:

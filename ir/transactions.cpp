@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace siren::ir {
@@ -53,7 +54,44 @@ bool local_step(const Instr& in) {
 
 bool granularity_known(const std::string& name) {
   return name == "instruction" || name == "transaction" || name == "test-merge-visible" ||
-         name == "test-one-sided-lock";
+         name == "test-one-sided-lock" || name == "test-carry-any-unlock";
+}
+
+std::vector<std::vector<char>> carried_unlocks(const ThreadModel& tm, bool any) {
+  return carried_unlocks(tm, PointsTo::analyse(tm), any);
+}
+
+std::vector<std::vector<char>> carried_unlocks(const ThreadModel& tm, const PointsTo& pts, bool any) {
+  std::vector<std::vector<char>> out(tm.threads.size());
+  for (ThreadId t = 0; t < tm.threads.size(); ++t) out[t].assign(tm.threads[t].code.size(), 0);
+  // Cells some instruction touches other than by Lock, Unlock or a Store of the constant 0
+  // (`everywhere`: one such access may touch any cell).
+  std::set<std::uint64_t> other;
+  bool everywhere = false;
+  for (ThreadId t = 0; t < tm.threads.size() && !any; ++t)
+    for (std::uint32_t pc = 0; pc < tm.threads[t].code.size(); ++pc) {
+      const Instr& in = tm.threads[t].code[pc];
+      const bool lock_only = in.kind == InstrKind::Lock || in.kind == InstrKind::Unlock ||
+                             (in.kind == InstrKind::Store && in.b && in.b->is_const() && in.b->value == 0);
+      // (a lock's or a store's address is read too: those reads are data accesses)
+      for (const Access& a : accesses(tm, t, pc)) {
+        if (a.kind != LocKind::Cell) continue;
+        if (lock_only && a.addr == in.a) continue;
+        const auto keys = access_cells(tm, pts, t, a.addr);
+        if (!keys) everywhere = true;
+        else other.insert(keys->begin(), keys->end());
+      }
+    }
+  if (everywhere) return out;
+  for (ThreadId t = 0; t < tm.threads.size(); ++t)
+    for (std::uint32_t pc = 0; pc < tm.threads[t].code.size(); ++pc) {
+      const Instr& in = tm.threads[t].code[pc];
+      if (in.kind != InstrKind::Unlock || !in.a || reads_memory(in.a)) continue;
+      const auto keys = access_cells(tm, pts, t, in.a);
+      if (!keys || keys->empty()) continue;
+      out[t][pc] = any || std::none_of(keys->begin(), keys->end(), [&](std::uint64_t k) { return other.count(k) != 0; });
+    }
+  return out;
 }
 
 TransactionOptions transaction_options(const std::string& granularity, unsigned unwind) {
@@ -64,6 +102,7 @@ TransactionOptions transaction_options(const std::string& granularity, unsigned 
   // plain transactions, where the random programs have shown they are caught)
   if (o.test_merge_visible) o.merge_protected = false;
   o.test_one_sided_lock = granularity == "test-one-sided-lock";
+  o.test_carry_any_unlock = granularity == "test-carry-any-unlock";
   return o;
 }
 
@@ -203,8 +242,9 @@ bool loop_writes(const std::vector<Instr>& code, const std::vector<char>& b, std
 // starts its own transaction. Creates, joins, locks, mallocs and frees are always boundaries,
 // so walking from each of them through the instructions that are not visible finds every
 // such step; turning one into a boundary only shortens the walks.
-std::vector<std::vector<char>> carried_protected_steps(const ThreadModel& tm, const TransactionOptions& options) {
-  const PointsTo pts = PointsTo::analyse(tm);
+std::vector<std::vector<char>> carried_protected_steps(const ThreadModel& tm, const PointsTo& pts,
+                                                       const TransactionOptions& options,
+                                                       const std::vector<std::vector<char>>& unlocks) {
   std::vector<std::vector<char>> prot = protected_steps(tm, pts, options.test_one_sided_lock);
   for (ThreadId t = 0; t < tm.threads.size(); ++t) {
     const auto& code = tm.threads[t].code;
@@ -244,7 +284,8 @@ std::vector<std::vector<char>> carried_protected_steps(const ThreadModel& tm, co
         if (p >= size || seen_from[p] == v) continue;
         seen_from[p] = v;
         if (prot[t][p] && reads_written(p)) prot[t][p] = 0;
-        if (!local_step(code[p]) && !prot[t][p]) continue;  // a boundary: the walk ends
+        if (!local_step(code[p]) && !prot[t][p] && !(t < unlocks.size() && unlocks[t][p]))
+          continue;  // a boundary: the walk ends
         for (std::uint32_t w : next_pcs(code, p)) stack.push_back(w);
       }
     }
@@ -254,8 +295,12 @@ std::vector<std::vector<char>> carried_protected_steps(const ThreadModel& tm, co
 }  // namespace
 
 Transactions::Transactions(const ThreadModel& tm, const TransactionOptions& options) : unwind_(options.unwind) {
+  std::optional<PointsTo> pts;
+  if (options.carry_unlocks || options.merge_protected) pts = PointsTo::analyse(tm);
+  std::vector<std::vector<char>> unlock_pcs;
+  if (options.carry_unlocks) unlock_pcs = carried_unlocks(tm, *pts, options.test_carry_any_unlock);
   std::vector<std::vector<char>> protected_pcs;
-  if (options.merge_protected) protected_pcs = carried_protected_steps(tm, options);
+  if (options.merge_protected) protected_pcs = carried_protected_steps(tm, *pts, options, unlock_pcs);
   for (ThreadId t = 0; t < tm.threads.size(); ++t) {
     const ThreadCode& th = tm.threads[t];
     const auto size = static_cast<std::uint32_t>(th.code.size());
@@ -272,6 +317,7 @@ Transactions::Transactions(const ThreadModel& tm, const TransactionOptions& opti
     for (std::uint32_t pc = 0; pc < size; ++pc) {
       if (local_step(th.code[pc]) || merged[pc]) continue;
       if (!protected_pcs.empty() && protected_pcs[t][pc] && !options.keep.count({t, pc})) continue;
+      if (!unlock_pcs.empty() && unlock_pcs[t][pc] && !options.keep.count({t, pc})) continue;
       const bool merge = options.test_merge_visible && pc > 0 && !jump_target[pc] &&
                          carried_step(th.code[pc - 1]) && th.code[pc - 1].kind != InstrKind::Goto &&
                          (th.code[pc].kind == InstrKind::Assign || th.code[pc].kind == InstrKind::Assume ||
@@ -381,6 +427,66 @@ Transactions::Transactions(const ThreadModel& tm, const TransactionOptions& opti
     longest_.push_back(longest);
     carried_.push_back(std::move(carried));
     regions_.push_back(std::move(regions));
+  }
+  if (pts) find_balanced_sections(tm, *pts);
+  else
+    for (ThreadId t = 0; t < tm.threads.size(); ++t) balanced_.emplace_back(tm.threads[t].code.size(), 0);
+}
+
+void Transactions::find_balanced_sections(const ThreadModel& tm, const PointsTo& pts) {
+  // Does every path of the transaction from Lock b of thread t reach a (carried) Unlock of
+  // `cell` alone, with no Assume before it?
+  auto closes = [&](ThreadId t, std::uint32_t b, std::uint64_t cell) {
+    const auto& code = tm.threads[t].code;
+    const auto size = static_cast<std::uint32_t>(code.size());
+    std::vector<char> seen(size, 0);
+    std::vector<std::uint32_t> stack = next_pcs(code, b);
+    while (!stack.empty()) {
+      const std::uint32_t v = stack.back();
+      stack.pop_back();
+      if (v >= size || boundary_[t][v]) return false;  // the transaction (or the thread) ends first
+      if (seen[v]) continue;
+      seen[v] = 1;
+      const Instr& in = code[v];
+      if (in.kind == InstrKind::Assume) return false;
+      if (in.kind == InstrKind::Unlock) {
+        const auto keys = access_cells(tm, pts, t, in.a);
+        if (!keys || keys->size() != 1 || keys->front() != cell) return false;  // another mutex, or maybe
+        continue;  // this path closes the section
+      }
+      for (std::uint32_t w : next_pcs(code, v)) stack.push_back(w);
+    }
+    return true;
+  };
+  std::map<std::uint64_t, bool> all_balanced;  // mutex cell -> every Lock that may take it opens a section
+  std::vector<std::vector<std::uint64_t>> cell_of(tm.threads.size());
+  bool unknown = false;
+  for (ThreadId t = 0; t < tm.threads.size(); ++t) {
+    const auto& code = tm.threads[t].code;
+    cell_of[t].assign(code.size(), ~std::uint64_t{0});
+    for (std::uint32_t pc = 0; pc < code.size(); ++pc) {
+      if (code[pc].kind != InstrKind::Lock) continue;
+      const auto keys = access_cells(tm, pts, t, code[pc].a);
+      if (!keys) {
+        unknown = true;  // a lock that may take any mutex: none is balanced everywhere
+        continue;
+      }
+      const bool ok = keys->size() == 1 && boundary_[t][pc] && closes(t, pc, keys->front());
+      if (keys->size() == 1) cell_of[t][pc] = keys->front();
+      for (std::uint64_t k : *keys) {
+        auto [it, fresh] = all_balanced.try_emplace(k, ok);
+        if (!fresh) it->second = it->second && ok;
+      }
+    }
+  }
+  for (ThreadId t = 0; t < tm.threads.size(); ++t) {
+    balanced_.emplace_back(tm.threads[t].code.size(), 0);
+    if (unknown) continue;
+    for (std::uint32_t pc = 0; pc < cell_of[t].size(); ++pc)
+      if (cell_of[t][pc] != ~std::uint64_t{0} && all_balanced.at(cell_of[t][pc])) {
+        balanced_[t][pc] = 1;
+        ++balanced_count_;
+      }
   }
 }
 

@@ -132,10 +132,13 @@ int main(void) {
   for (std::uint32_t pc = 0; pc < code.size(); ++pc) {
     const ir::Instr& in = code[pc];
     CAPTURE(in.text);
-    if (in.kind == ir::InstrKind::Lock || in.kind == ir::InstrKind::Unlock) {
+    if (in.kind == ir::InstrKind::Lock) {
       CHECK(tx.boundary(1, pc));
-      if (in.kind == ir::InstrKind::Lock) lock_pc = pc;
+      lock_pc = pc;
     }
+    // m is only locked and unlocked: its unlock is carried (ir::carried_unlocks), the whole
+    // critical section is the lock's transaction
+    if (in.kind == ir::InstrKind::Unlock) CHECK_FALSE(tx.boundary(1, pc));
     if (ir::local_step(in) || in.kind == ir::InstrKind::Lock || in.kind == ir::InstrKind::Unlock) continue;
     if (in.text.find("count") != std::string::npos && in.kind != ir::InstrKind::ThreadExit) {
       CHECK_FALSE(tx.boundary(1, pc));
@@ -145,7 +148,7 @@ int main(void) {
   }
   CHECK(carried >= 2);  // the load and the store of count
   REQUIRE(tx.carried(1).count(static_cast<std::uint32_t>(lock_pc)) == 1);
-  CHECK(tx.carried(1).at(static_cast<std::uint32_t>(lock_pc)).size() >= 2);
+  CHECK(tx.carried(1).at(static_cast<std::uint32_t>(lock_pc)).size() >= 3);  // and the unlock
   CHECK(tx.protected_steps() >= 4);
   for (const char* reduction : {"none", "mpor", "sir"}) {
     CAPTURE(reduction);
@@ -174,6 +177,71 @@ int main(void) {
     const auto t = run(rtm, "transaction", 100, reduction);
     CHECK_MESSAGE(t.verdict == Verdict::Unsafe, t.reason);
     CHECK_FALSE(t.internal_error);
+  }
+}
+
+TEST_CASE("transactions: an unlock is carried unless its mutex is also tried (the broken variant is caught)") {
+  // Two workers each run three critical sections on m. m is only locked and unlocked, so each
+  // unlock is carried by its lock's transaction: a critical section is one frame, and SAFE
+  // (every execution within the bound) needs fewer frames than with the unlocks as boundaries.
+  const ir::ThreadModel tm = model(prog(R"(
+int x;
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+void *w(void *a) {
+  for (int i = 0; i < 3; i++) { pthread_mutex_lock(&m); x = x + 1; pthread_mutex_unlock(&m); }
+  return 0;
+}
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, w, 0); pthread_create(&b, 0, w, 0);
+  pthread_join(a, 0); pthread_join(b, 0);
+  if (x != 6) reach_error();
+  return 0;
+})"));
+  const auto unlocks = ir::carried_unlocks(tm);
+  std::size_t n_unlocks = 0;
+  for (std::uint32_t pc = 0; pc < tm.threads[1].code.size(); ++pc)
+    if (tm.threads[1].code[pc].kind == ir::InstrKind::Unlock) {
+      ++n_unlocks;
+      CHECK(unlocks[1][pc]);
+      CHECK_FALSE(ir::Transactions(tm).boundary(1, pc));
+    }
+  CHECK(n_unlocks == 1);
+  ir::TransactionOptions kept;
+  kept.carry_unlocks = false;
+  CHECK(ir::Transactions(tm).boundaries(1) + 1 == ir::Transactions(tm, kept).boundaries(1));
+  for (const char* reduction : {"none", "mpor", "sir"}) {
+    CAPTURE(reduction);
+    const auto t = run(tm, "transaction", 100, reduction);
+    CHECK_MESSAGE(t.verdict == Verdict::Safe, t.reason);
+    CHECK(t.bound == 16);  // complete after 16 frames (measured: 24 with every unlock a boundary)
+  }
+  // A trylock of m in main: it fails while a worker holds m, between the lock and the unlock.
+  // The unlock is no left mover then (the trylock fails before it and succeeds after it), so
+  // it stays a boundary; carrying it anyway (test_carry_any_unlock) hides the failing trylock
+  // and answers a wrong SAFE.
+  const ir::ThreadModel tried = model(prog(R"(
+int x;
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+void *w(void *a) { pthread_mutex_lock(&m); x = 1; pthread_mutex_unlock(&m); return 0; }
+int main(void) {
+  pthread_t a;
+  pthread_create(&a, 0, w, 0);
+  if (pthread_mutex_trylock(&m) != 0) reach_error();
+  return 0;
+})"));
+  for (std::uint32_t pc = 0; pc < tried.threads[1].code.size(); ++pc)
+    if (tried.threads[1].code[pc].kind == ir::InstrKind::Unlock) {
+      CHECK_FALSE(ir::carried_unlocks(tried)[1][pc]);
+      CHECK(ir::carried_unlocks(tried, true)[1][pc]);
+    }
+  for (const char* reduction : {"none", "mpor", "sir"}) {
+    CAPTURE(reduction);
+    const auto t = run(tried, "transaction", 50, reduction);
+    CHECK_MESSAGE(t.verdict == Verdict::Unsafe, t.reason);
+    CHECK_FALSE(t.internal_error);
+    const auto b = run(tried, "test-carry-any-unlock", 50, reduction);
+    CHECK_MESSAGE(b.verdict == Verdict::Safe, b.reason);  // wrong, as intended
   }
 }
 
