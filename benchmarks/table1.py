@@ -124,13 +124,14 @@ def main():
              + (f" --only {a.only}" if a.only else "") + "` on the 2-core machine, nothing else running. "
              "*relevant shared*: the shared variables of SIR's dependent pairs that a relevant use reads "
              "(`sir_relevant_shared_vars`), on the harness named; *pairs*: SIR's dependent pairs: insensitive "
-             "without invariants (no relevant use reads them) / insensitive by the graph / sensitive; *graph ms*: "
+             "without invariants (no relevant use reads them; in brackets those with a balanced critical section, "
+             "docs/sir.md) / insensitive by the graph / sensitive; *graph ms*: "
              "the transaction graph's time (0: none needed); per reduction: triage CPU seconds (siren and what it "
              "waited for, analysis included), peak MB, and warnings answered RACE / NO_RACE (incl. up to bound) / "
              "UNKNOWN (cut: not reached in the time); *differ*: warnings answered differently by two reductions "
              "(must be 0).",
              "",
-             "| driver | entry points | pairs | harness | relevant shared | SIR pairs: irrelevant / by graph / sensitive "
+             "| driver | entry points | pairs | harness | relevant shared | SIR pairs: irrelevant (sections) / by graph / sensitive "
              "| graph ms | none CPU s | none MB | mpor CPU s | mpor MB | sir CPU s | sir MB | sir / mpor CPU "
              "| verdicts (none; mpor; sir): RACE / NO_RACE / UNKNOWN (cut) | differ |",
              "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|"]
@@ -145,7 +146,8 @@ def main():
         ratio = runs["sir"]["cpu"] / runs["mpor"]["cpu"] if runs["mpor"]["cpu"] > 0 else 0
         table.append(
             f"| {r['driver']} | {r['entries']} | {r['pairs']} | {r['harness'][:24]} | "
-            f"{s.get('sir_relevant_shared_vars', '?')} | {irr} / {ins - irr} / {s.get('sir_ss_pairs', '?')} | "
+            f"{s.get('sir_relevant_shared_vars', '?')} | {irr} ({s.get('sir_section_pairs', '?')}) / {ins - irr} / "
+            f"{s.get('sir_ss_pairs', '?')} | "
             f"{s.get('sir_graph_ms', '?')} | {runs['none']['cpu']:.1f} | {runs['none']['peak']:.0f} | "
             f"{runs['mpor']['cpu']:.1f} | {runs['mpor']['peak']:.0f} | {runs['sir']['cpu']:.1f} | "
             f"{runs['sir']['peak']:.0f} | {ratio:.2f} | {vc('none')}; {vc('mpor')}; {vc('sir')} | {r['differ']} |")

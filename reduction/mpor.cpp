@@ -228,6 +228,13 @@ class Mpor final : public SchedulerConstraints {
 
   std::string name() const override { return filter_.name.empty() ? "mpor" : filter_.name; }
 
+  /// Does a frame of thread t that starts at pc run what SIR's pair assumed: anything but a
+  /// Lock, or the Lock of a balanced critical section of the frame's transactions?
+  bool section_runs(const FrameView& f, std::size_t t, std::uint32_t pc) const {
+    if (tm_.threads[t].code[pc].kind != ir::InstrKind::Lock || filter_.test_unbalanced_sections) return true;
+    return f.tx && f.tx->balanced(static_cast<ir::ThreadId>(t), pc);
+  }
+
   std::vector<std::pair<std::string, std::uint64_t>> stats() const override {
     std::vector<std::pair<std::string, std::uint64_t>> s{
         {"mpor_dc_vars", dc_vars_}, {"mpor_dep_vars", dep_vars_}, {"mpor_constraints", constraints_}};
@@ -393,6 +400,9 @@ class Mpor final : public SchedulerConstraints {
             if (f.tx && (f.tx->unwinds_from(static_cast<ir::ThreadId>(l), c) ||
                          f.tx->unwinds_from(static_cast<ir::ThreadId>(i), d)))
               continue;
+            // A pair of a balanced critical section (a Lock, §B9.3) holds for frames that run
+            // the whole section: transaction frames whose own transactions make it one.
+            if (!section_runs(f, l, c) || !section_runs(f, i, d)) continue;
             ins.push_back(T.mk_and(lpc_[l].at(c), T.mk_eq(start[i], T.mk_bv(start[i]->sort.width, d))));
           }
           if (!ins.empty()) dep[l][i] = T.mk_and(dep[l][i], T.mk_not(T.mk_or(ins)));

@@ -15,6 +15,11 @@ std::unique_ptr<SchedulerConstraints> make_mpor(const ir::ThreadModel& tm);
 struct ChainFilter {
   std::string name;  // reduction name ("sir")
   std::vector<std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>>> insensitive;  // [l][i]
+  /// TEST ONLY: a pair whose c or d is a Lock (a balanced critical section, DESIGN.md §B9.3)
+  /// applies to every frame, also where the frame's transactions (FrameView::tx) do not make it
+  /// a balanced section (instruction frames, a race query's boundaries): SirOptions::
+  /// test_unbalanced_sections.
+  bool test_unbalanced_sections = false;
   std::vector<std::pair<std::string, std::uint64_t>> stats;  // appended to stats()
   std::vector<std::pair<std::string, std::string>> text_stats;  // text_stats()
 };

@@ -48,6 +48,7 @@
 #include "ir/cfg.hpp"
 #include "ir/points_to.hpp"
 #include "ir/printer.hpp"
+#include "ir/transactions.hpp"
 #include "reduction/mpor.hpp"
 
 #include <algorithm>
@@ -93,7 +94,7 @@ class Analysis {
   using CellKey = std::pair<ir::ObjectId, std::uint32_t>;  // (object, byte offset of the cell)
 
   Analysis(const ir::ThreadModel& tm, const SirOptions& o)
-      : tm_(tm), o_(o), n_(tm.threads.size()), pts_(ir::PointsTo::analyse(tm, o.points_to)) {}
+      : tm_(tm), o_(o), n_(tm.threads.size()), pts_(ir::PointsTo::analyse(tm, o.points_to)), tx_(tm) {}
 
   /// Why the analysis gave up globally ("" if it did not).
   std::string precheck() {
@@ -334,12 +335,18 @@ class Analysis {
                               [&](std::uint32_t v) { return in(from_c, v) && in(from_d, v); }))
                 relevant.push_back(k);
             }
+            const bool section = ac->section || ad->section;
             if (relevant.empty()) {  // no use can tell c;d from d;c: insensitive, no graph needed
               pairs_.push_back({l, i, c, d, true});
               ++irrelevant_pairs_;
+              section_pairs_ += section;
               continue;
             }
             for (const auto& a : ac->cells) shared.insert(a.first);
+            if (section) {  // the graph's transactions are not the BMC's (§B9.1): sensitive
+              pairs_.push_back({l, i, c, d, false});
+              continue;
+            }
             pending.push_back({pairs_.size(), std::move(relevant)});
             pairs_.push_back({l, i, c, d, false});
           }
@@ -386,7 +393,7 @@ class Analysis {
     return count;
   }
 
-  std::uint64_t relevant_conds_ = 0, shared_vars_ = 0, irrelevant_pairs_ = 0;
+  std::uint64_t relevant_conds_ = 0, shared_vars_ = 0, irrelevant_pairs_ = 0, section_pairs_ = 0;
   std::vector<std::string> relevant_vars_;
   std::string no_graph_;  // why the pairs with relevant uses are sensitive ("" if a graph decided them)
   std::vector<SirPair> pairs_;
@@ -602,15 +609,41 @@ class Analysis {
   struct Transition {
     std::vector<std::pair<CellKey, bool>> cells;
     std::vector<std::uint32_t> seeds;
+    bool section = false;  // a balanced critical section (ir::Transactions::balanced)
   };
 
   // The transition that starts at pc: a plain data step, or an atomic block (AtomicBegin at pc:
   // every step up to its AtomicEnd, which must all be plain data steps; `atomic` is 0 between
   // transitions, see reduction/mpor.cpp). An access through a pointer may touch every cell of
   // its points-to set. nullopt: not a data transition (always sensitive).
+  //
+  // A balanced critical section (DESIGN.md §B9.3, ir::Transactions::balanced: a Lock whose
+  // transaction always releases the mutex again, of a mutex no thread holds at a boundary) is
+  // the whole transaction of the Lock: the Lock, every step up to the transaction's end, and
+  // the Unlocks of its mutex inside it. The mutex's cell is left out of its accesses: it is
+  // free before and after every such transaction, and the Lock never blocks where its thread
+  // is at a boundary, so the section changes no other transaction's enabledness and is judged
+  // by its data. Any other synchronisation inside (an unlock of another mutex) makes it no
+  // data transition. The section is what the BMC runs only with transaction frames whose own
+  // Transactions say the same (reduction/mpor.cpp checks FrameView::tx).
   std::optional<Transition> data_accesses(ir::ThreadId t, std::uint32_t pc) const {
     const auto& code = tm_.threads[t].code;
     std::vector<std::uint32_t> steps{pc};
+    std::optional<CellKey> mutex;
+    if (code[pc].kind == InstrKind::Lock) {
+      mutex = mutex_of(t, pc);
+      if (!mutex || !(tx_.balanced(t, pc) || o_.test_unbalanced_sections)) return std::nullopt;
+      std::vector<char> seen(code.size(), 0);
+      std::vector<std::uint32_t> work = ir::successors(code, pc);
+      while (!work.empty()) {
+        const std::uint32_t v = work.back();
+        work.pop_back();
+        if (v >= code.size() || tx_.boundary(t, v) || seen[v]) continue;
+        seen[v] = 1;
+        steps.push_back(v);
+        for (std::uint32_t w : ir::successors(code, v)) work.push_back(w);
+      }
+    }
     if (code[pc].kind == InstrKind::AtomicBegin) {
       steps.clear();
       std::vector<char> seen(code.size(), 0);
@@ -628,11 +661,16 @@ class Analysis {
       }
     }
     Transition out;
+    out.section = mutex.has_value();
     for (std::uint32_t s : steps) {
       const InstrKind k = code[s].kind;
-      if (ir::is_sync_step(k) && !(steps.size() > 1 && (k == InstrKind::AtomicBegin || k == InstrKind::AtomicEnd)))
+      // the section's Lock and the Unlocks of its mutex
+      const bool takes_or_frees = mutex && (s == pc || (k == InstrKind::Unlock && mutex_of(t, s) == mutex));
+      if (ir::is_sync_step(k) && !takes_or_frees &&
+          !(!mutex && steps.size() > 1 && (k == InstrKind::AtomicBegin || k == InstrKind::AtomicEnd)))
         return std::nullopt;
       for (const ir::Access& a : ir::accesses(tm_, t, s)) {
+        if (takes_or_frees && a.kind == ir::LocKind::Cell && a.addr == code[s].a) continue;  // the mutex
         if (a.kind == ir::LocKind::Cell) {
           const auto cells = cells_of(t, a);
           if (!cells) return std::nullopt;
@@ -659,6 +697,19 @@ class Analysis {
       else merged.push_back({k, w});
     out.cells = std::move(merged);
     return out;
+  }
+
+  /// The one mutex cell a Lock or an Unlock of thread t at pc takes or frees (nullopt: none
+  /// known, or it may be one of several).
+  std::optional<CellKey> mutex_of(ir::ThreadId t, std::uint32_t pc) const {
+    const ir::Instr& in = tm_.threads[t].code[pc];
+    for (const ir::Access& a : ir::accesses(tm_, t, pc))
+      if (a.kind == ir::LocKind::Cell && a.addr == in.a) {
+        const auto cells = cells_of(t, a);
+        if (!cells || cells->size() != 1) return std::nullopt;
+        return cells->front();
+      }
+    return std::nullopt;
   }
 
   /// The cells (object, cell start) access `a` (a Cell access of thread t) may touch: its
@@ -749,6 +800,7 @@ class Analysis {
   std::size_t n_;
   std::unique_ptr<invariants::GuardDecider> decider_;  // the graph's own guard semantics
   ir::PointsTo pts_;
+  ir::Transactions tx_;  // the BMC's transactions with the default options: its balanced sections
   std::set<CellKey> sync_cells_;
   std::vector<std::vector<bool>> taint_;
   std::vector<std::vector<std::size_t>> succ_;
@@ -819,6 +871,7 @@ SirAnalysis analyse_sir(const ir::ThreadModel& tm, const TransactionGraph* graph
     r.relevant_shared_vars = a.shared_vars_;
     r.relevant_vars = std::move(a.relevant_vars_);
     r.irrelevant_pairs = a.irrelevant_pairs_;
+    r.section_pairs = a.section_pairs_;
   }
   if (debug() && !r.gave_up.empty()) std::fprintf(stderr, "sir: gave up: %s\n", r.gave_up.c_str());
   for (const SirPair& p : r.pairs) (p.insensitive ? r.insensitive_pairs : r.ss_pairs) += 1;
@@ -905,10 +958,12 @@ std::unique_ptr<SchedulerConstraints> make_sir(const ir::ThreadModel& tm, const 
   SirAnalysis a = analyse_sir(tm, nullptr, nullptr, o);
   ChainFilter f;
   f.name = "sir";
+  f.test_unbalanced_sections = o.test_unbalanced_sections;
   if (a.insensitive_pairs) f.insensitive = std::move(a.insensitive);
   f.stats = {{"sir_insensitive_pairs", a.insensitive_pairs},
              {"sir_ss_pairs", a.ss_pairs},
              {"sir_irrelevant_pairs", a.irrelevant_pairs},
+             {"sir_section_pairs", a.section_pairs},
              {"sir_relevant_conditionals", a.relevant_conditionals},
              {"sir_relevant_shared_vars", a.relevant_shared_vars},
              {"sir_gave_up", a.gave_up.empty() ? 0u : 1u},

@@ -17,7 +17,8 @@ namespace siren::reduction {
 /// started at location c, thread i's transition starts at d. Insensitive: the static check of
 /// §B5 (across every node where a conditional is scheduled) succeeded, so the pair extends no
 /// dependency chain; otherwise it is an SS-pair (Clarification 2: pairs come from failed
-/// checks). Synchronisation never appears here: it is always sensitive.
+/// checks). Synchronisation appears here only as a balanced critical section (c or d a Lock,
+/// §B9.3: ir::Transactions::balanced); any other is always sensitive.
 struct SirPair {
   ir::ThreadId l = 0, i = 0;
   std::uint32_t c = 0, d = 0;
@@ -34,6 +35,8 @@ struct SirAnalysis {
   std::uint64_t insensitive_pairs = 0, ss_pairs = 0, relevant_conditionals = 0, relevant_shared_vars = 0;
   /// Insensitive pairs that no relevant use reads (§B9.4): decided without invariants.
   std::uint64_t irrelevant_pairs = 0;
+  /// Insensitive pairs of which one side is a balanced critical section (§B9.3).
+  std::uint64_t section_pairs = 0;
   std::uint64_t analysis_ms = 0;  // graph construction included when it is built here
   std::uint64_t graph_ms = 0;     // the graph built here (0: none was needed or given)
   /// The shared cells of dependent pairs that a relevant conditional reads through a def-use
@@ -60,6 +63,10 @@ struct SirOptions {
   /// assumptions, assertions) are no uses, so a pair whose order only a branch or an assertion
   /// observes passes as insensitive.
   bool test_ignore_conditionals = false;
+  /// TEST ONLY: the other over-eager variant of §B9.7: every Lock of one known mutex opens a
+  /// "balanced critical section", whether or not its transaction releases the mutex again (and
+  /// the BMC's own transactions are not asked, ChainFilter::test_unbalanced_sections).
+  bool test_unbalanced_sections = false;
 };
 
 /// The insensitivity analysis over `graph` (nullptr, or a graph whose transactions run

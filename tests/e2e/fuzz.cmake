@@ -14,12 +14,15 @@ if(TARGET siren-fuzz)
   # (the long sweep without --reach-samples is tools/fuzz/README.md's). At least a third of the
   # programs access a global or heap object through a pointer (the points-to analysis decides
   # SIR's cells there), so >= 100 of the 300. In at least 10% of each part a transaction runs
-  # on through a loop's head (check --tx-unwind, the default of CheckOptions).
+  # on through a loop's head (check --tx-unwind, the default of CheckOptions), and in at least
+  # 20% a transaction carries an unlock (a whole critical section is one transaction,
+  # ir::carried_unlocks; seeds 1-50: 34%).
   foreach(_first 1 51 101 151 201 251)
     math(EXPR _last "${_first} + 49")
     add_test(NAME "fuzz: differential seeds ${_first}-${_last}"
              COMMAND $<TARGET_FILE:siren-fuzz> --programs 50 --seed ${_first} --require-mix 25
-                     --solvers cadical --reach-samples 30 --require-pointers 34 --require-unwinding 10)
+                     --solvers cadical --reach-samples 30 --require-pointers 34 --require-unwinding 10
+                     --require-carried-unlocks 20)
     set_tests_properties("fuzz: differential seeds ${_first}-${_last}" PROPERTIES
       TIMEOUT 900 PASS_REGULAR_EXPRESSION "programs 50, disagreements 0")
   endforeach()
@@ -124,6 +127,24 @@ if(TARGET siren-fuzz)
                    --solvers cadical --no-native)
   set_tests_properties("fuzz: SIR without a transaction graph keeps every control state, 300 programs" PROPERTIES
     TIMEOUT 400 PASS_REGULAR_EXPRESSION "programs 300, disagreements 0")
+  # Balanced critical sections (DESIGN.md §B9.3, docs/sir.md): 300 programs with a second
+  # mutex whose sections are balanced (--sections; at least 60% of them have one, 84 of the
+  # first 100 at the time of writing, and at least 10 have SIR pairs of such sections, 35 of
+  # the first 100), relevant and irrelevant shared cells: under sir every
+  # control state the explorer reaches at transaction boundaries is reached. The over-eager
+  # variant (an unbalanced lock taken for a section) is caught by sir_counts_test.cpp (these
+  # programs do not catch it: 0 of 300).
+  add_test(NAME "fuzz: SIR with balanced critical sections keeps every control state, 300 programs"
+           COMMAND $<TARGET_FILE:siren-fuzz> --programs 300 --seed 1 --sections --test-reach-reduction sir
+                   --solvers cadical --no-native --require-sections 60)
+  set_tests_properties("fuzz: SIR with balanced critical sections keeps every control state, 300 programs" PROPERTIES
+    TIMEOUT 400 PASS_REGULAR_EXPRESSION "programs 300, disagreements 0"
+    FAIL_REGULAR_EXPRESSION "insensitive pairs with a section: [0-9]\\)")
+  # ... and the whole differential (explorer, every reduction, native execution) on 40 of them.
+  add_test(NAME "fuzz: balanced critical sections, seeds 1-40"
+           COMMAND $<TARGET_FILE:siren-fuzz> --programs 40 --seed 1 --sections --solvers cadical --reach-samples 10)
+  set_tests_properties("fuzz: balanced critical sections, seeds 1-40" PROPERTIES TIMEOUT 600
+    PASS_REGULAR_EXPRESSION "programs 40, disagreements 0")
   add_test(NAME "fuzz: SIR ignoring conditionals is caught"
            COMMAND $<TARGET_FILE:siren-fuzz> --programs 100 --seed 1 --test-reach-reduction test-sir-ignore-conditionals
                    --solvers cadical --no-native --expect-disagreements --stop-after 1)

@@ -69,6 +69,13 @@ void register_broken_reduction() {
     o.test_ignore_conditionals = true;
     return reduction::make_sir(tm, o);
   });
+  // ... and the other over-eager variant (§B9.7): every Lock of a known mutex opens a
+  // "balanced critical section", also one whose transaction ends holding the mutex.
+  reduction::register_test_reduction("test-sir-unbalanced-sections", [](const ir::ThreadModel& tm) {
+    reduction::SirOptions o;
+    o.test_unbalanced_sections = true;
+    return reduction::make_sir(tm, o);
+  });
 }
 
 }  // namespace siren::fuzz

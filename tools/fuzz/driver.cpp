@@ -11,6 +11,7 @@
 #include "ir/validator.hpp"
 #include "ir/transactions.hpp"
 #include "reduction/scheduler_constraints.hpp"
+#include "reduction/sir.hpp"
 
 #include <fmt/format.h>
 
@@ -321,11 +322,15 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
   }
   const ir::ThreadModel& tm = *t.tm;
   rr.pointer_to_shared = pointer_to_shared(tm);
-  if (o.granularity != "instruction" && o.tx_unwind > 0) {
+  if (o.granularity != "instruction") {
     const ir::Transactions txs(tm, ir::transaction_options(o.granularity, o.tx_unwind));
-    for (ir::ThreadId u = 0; u < tm.threads.size() && !rr.unwinds_loop; ++u)
-      for (std::uint32_t pc = 0; pc < tm.threads[u].code.size() && !rr.unwinds_loop; ++pc)
-        rr.unwinds_loop = txs.boundary(u, pc) && txs.unwinds_from(u, pc);
+    for (ir::ThreadId u = 0; u < tm.threads.size(); ++u)
+      for (std::uint32_t pc = 0; pc < tm.threads[u].code.size(); ++pc) {
+        rr.unwinds_loop = rr.unwinds_loop || (o.tx_unwind > 0 && txs.boundary(u, pc) && txs.unwinds_from(u, pc));
+        rr.carries_unlock = rr.carries_unlock || (tm.threads[u].code[pc].kind == ir::InstrKind::Unlock && !txs.boundary(u, pc));
+      }
+    rr.balanced_sections = txs.balanced_sections() > 0;
+    if (rr.balanced_sections && o.generator.sections) rr.section_pairs = reduction::analyse_sir(tm).section_pairs > 0;
   }
 
   explicit_state::ExploreOptions eo;

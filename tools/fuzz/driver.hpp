@@ -116,6 +116,14 @@ struct RunResult {
   /// With transaction frames and tx_unwind > 0: some transaction of the program may run on
   /// through a loop's head (ir::Transactions::unwinds_from).
   bool unwinds_loop = false;
+  /// With transaction frames: some transaction of the program carries an unlock
+  /// (ir::carried_unlocks: a whole critical section in one transaction).
+  bool carries_unlock = false;
+  /// ... and one of its mutexes is only ever locked in balanced critical sections
+  /// (ir::Transactions::balanced: SIR judges them by their data).
+  bool balanced_sections = false;
+  /// ... and (GeneratorOptions::sections) SIR finds insensitive pairs of such sections.
+  bool section_pairs = false;
   std::size_t error_steps = 0;        // UNSAFE: length of the shortest counterexample
   std::size_t error_threads = 0;      // ... number of distinct threads in it
   std::size_t error_workers = 0;      // ... of which not main

@@ -218,6 +218,7 @@ std::string Program::to_c(std::vector<int>* line_uids) const {
   for (std::size_t i = 0; i < atomic_globals.size(); ++i)
     out += fmt::format("{} a{} = {};\n", i % 2 ? "atomic_int" : "_Atomic int", i, atomic_globals[i]);
   if (mutex) out += lock_style == 0 || lock_style >= 4 ? "pthread_mutex_t m;\n" : lock_style == 3 ? "atomic_int lk = 0;\n" : "int lk = 0;\n";
+  if (sections) out += "int s0, s1;\npthread_mutex_t ms;\n";
   if (!workers.empty()) {
     out += "pthread_t";
     for (std::size_t i = 0; i < workers.size(); ++i) out += (i ? ", h" : " h") + std::to_string(i);
@@ -468,6 +469,33 @@ class Gen {
     const std::string f = fields[uni(0, 5)];
     const int v = f == "bf.on" ? uni(0, 1) : f == "bf.mid" || f == "bf.top" ? uni(0, 12) : uni(-4, 3);
     p.main_body.push_back(simple(assert_text(fmt::format("{} != {}", f, v))));
+  }
+
+  // GeneratorOptions::sections: one to two critical sections of `ms` in each worker, maybe one
+  // in main after its creates, over s0 and s1 only (so that each is protected and every lock
+  // of ms opens a balanced section), and maybe an assertion on them after the joins (relevant
+  // uses) or none (irrelevant cells). Drawn after the program, like the bit-fields.
+  void add_sections(Program& p) {
+    p.sections = true;
+    static const char* const bodies[] = {"s0 = s0 + 1;", "s1 = s0;", "s0 = 2;", "s1 = s1 + s0;",
+                                         "if (s0 > 1) s1 = 0;", "s0 = s0 * 2; s1 = 1;", "if (s1 == 0) s0 = 3;"};
+    auto section = [&] {
+      std::string body = bodies[uni(0, 6)];
+      if (coin(0.3)) body += std::string(" ") + bodies[uni(0, 6)];
+      return simple("pthread_mutex_lock(&ms); " + body + " pthread_mutex_unlock(&ms);");
+    };
+    for (Thread& t : p.workers) {
+      if (t.removed) continue;
+      for (int k = uni(1, 2); k > 0; --k)
+        t.body.insert(t.body.begin() + uni(0, static_cast<int>(t.body.size())), section());
+    }
+    if (coin(0.5)) {  // main's, right after its last create
+      std::size_t at = 0;
+      for (std::size_t j = 0; j < p.main_body.size(); ++j)
+        if (p.main_body[j].kind == Stmt::Kind::Create) at = j + 1;
+      p.main_body.insert(p.main_body.begin() + static_cast<std::ptrdiff_t>(at), section());
+    }
+    if (coin(0.5)) p.main_body.push_back(simple(assert_text(fmt::format("s{} != {}", uni(0, 1), uni(0, 4)))));
   }
 
   Program program(std::uint64_t seed) {
@@ -1590,6 +1618,7 @@ Program generate(std::uint64_t seed, const GeneratorOptions& options) {
   for (const Thread& t : p.workers) sections = sections || has_atomic_section(t.body);
   if (options.mutex_kinds && p.mutex && p.lock_style == 0 && !sections) p.lock_style = seed % 2 ? 4 : 5;
   if (options.bitfields) g.add_bitfields(p);
+  if (options.sections) g.add_sections(p);
   return p;
 }
 

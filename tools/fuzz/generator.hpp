@@ -127,6 +127,10 @@ struct Program {
   // (lo, mid, on one memory location that fills its byte; hi another; top a third), its fields
   // written (wrapping, sign-extended) by workers and asserted on in main.
   bool bitfields = false;
+  // Balanced critical sections (GeneratorOptions::sections): `int s0, s1; pthread_mutex_t ms;`,
+  // s0 and s1 touched only inside `lock(&ms) ... unlock(&ms)` blocks with no other
+  // synchronisation: every lock of ms opens a balanced section (ir::Transactions::balanced).
+  bool sections = false;
   std::vector<Thread> workers;       // t0.. (created by main's Create statements)
   /// Parameterized workers (template "param"): -1 prints their Create as the nondet loop; k >= 0
   /// as exactly k creates, the program's instance with k of them (siren-fuzz --parameterized).
@@ -158,6 +162,10 @@ struct GeneratorOptions {
   /// Every program also declares a struct of bit-fields (Program::bitfields) that workers
   /// update and main asserts on; off, the random stream is the one without this option.
   bool bitfields = false;
+  /// Every program also has a second mutex whose critical sections are balanced (one to two
+  /// per worker, possibly one in main; reads, writes and a conditional over s0 and s1, which
+  /// main may assert on after the joins); off, the random stream is the one without it.
+  bool sections = false;
 };
 
 Program generate(std::uint64_t seed, const GeneratorOptions& options = {});

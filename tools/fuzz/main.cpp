@@ -28,7 +28,8 @@ int main(int argc, char** argv) {
   std::string keep_dir;
   bool expect_disagreements = false, verbose = false, no_shrink = false;
   std::size_t stop_after = 0;
-  double require_mix = 0, require_constructs = 0, require_pointers = 0, require_unwinding = 0, require_tickets = 0,
+  double require_mix = 0, require_constructs = 0, require_pointers = 0, require_unwinding = 0, require_unlocks = 0,
+         require_sections = 0, require_tickets = 0,
          require_proofs = 0;
   std::uint64_t param_safe = 0, param_proven = 0;  // programs whose instances all pass; of them proven
   std::optional<std::uint64_t> print_seed;
@@ -52,6 +53,12 @@ int main(int argc, char** argv) {
   app.add_option("--require-unwinding", require_unwinding,
                  "Fail unless at least PCT% of the programs have a transaction that runs on through a loop's head "
                  "(--tx-unwind > 0)");
+  app.add_option("--require-carried-unlocks", require_unlocks,
+                 "Fail unless at least PCT% of the programs have a transaction that carries an unlock (a critical "
+                 "section in one transaction, ir::carried_unlocks)");
+  app.add_option("--require-sections", require_sections,
+                 "Fail unless at least PCT% of the programs have a mutex only ever locked in balanced critical "
+                 "sections (ir::Transactions::balanced)");
   app.add_option("--require-pointers", require_pointers,
                  "Fail unless at least PCT% of the programs access a global or heap object through a pointer");
   std::vector<std::string> test_reductions;
@@ -69,9 +76,11 @@ int main(int argc, char** argv) {
   app.add_option("--granularity", o.granularity,
                  "BMC step granularity of the bmc, race and reach configurations: instruction, transaction, or "
                  "the test-only test-merge-visible (a deliberately wrong transaction boundary) or "
-                 "test-one-sided-lock (a step counts as protected when it alone holds a lock); with "
+                 "test-one-sided-lock (a step counts as protected when it alone holds a lock) or "
+                 "test-carry-any-unlock (every unlock carried, also of a mutex a trylock uses); with "
                  "--expect-disagreements they show the oracles catch them")
-      ->check(CLI::IsMember({"instruction", "transaction", "test-merge-visible", "test-one-sided-lock"}));
+      ->check(CLI::IsMember({"instruction", "transaction", "test-merge-visible", "test-one-sided-lock",
+                             "test-carry-any-unlock"}));
   app.add_option("--tx-unwind", o.tx_unwind,
                  "Transaction frames of the bmc configurations: passes through a loop's head per transaction "
                  "(check --tx-unwind)")
@@ -102,6 +111,9 @@ int main(int argc, char** argv) {
   app.add_flag("--bitfields", o.generator.bitfields,
                "Every program also declares a struct of bit-fields that workers update and main asserts on, "
                "checked against the explorer and native execution");
+  app.add_flag("--sections", o.generator.sections,
+               "Every program also has a second mutex whose critical sections are balanced (DESIGN.md §B9.3: "
+               "SIR judges them by their data), checked against the explorer and native execution");
   app.add_flag("--test-broken-bitfields", o.broken_bitfields,
                "Translate with a deliberately broken front end that places every bit-field one bit off (test only): "
                "with --bitfields, --test-native and --expect-disagreements, shows the native oracle catches it");
@@ -186,6 +198,9 @@ int main(int argc, char** argv) {
   std::uint64_t reach_asked = 0;                            // control states asked under reductions
   std::uint64_t pointer_programs = 0;                       // programs with accesses through pointers
   std::uint64_t unwinding_programs = 0;                     // programs whose transactions unwind a loop
+  std::uint64_t unlock_programs = 0;                        // programs with a transaction carrying an unlock
+  std::uint64_t section_programs = 0;                       // ... with balanced critical sections
+  std::uint64_t section_pair_programs = 0;                  // ... and SIR pairs of them (--sections)
   std::uint64_t kind_programs = 0;                          // with a recursive / error-checking mutex
   std::uint64_t native_programs = 0, native_replayed = 0, native_runs = 0;  // the native oracle
   double t_native = 0;
@@ -220,6 +235,9 @@ int main(int argc, char** argv) {
     reach_asked += r.reach_asked;
     pointer_programs += r.pointer_to_shared;
     unwinding_programs += r.unwinds_loop;
+    unlock_programs += r.carries_unlock;
+    section_programs += r.balanced_sections;
+    section_pair_programs += r.section_pairs;
     native_replayed += r.native_replayed;
     native_runs += r.native_runs;
     t_native += r.native_seconds;
@@ -340,6 +358,12 @@ int main(int argc, char** argv) {
   const double up = n > 0 ? 100.0 * static_cast<double>(unwinding_programs) / static_cast<double>(n) : 0;
   std::printf("programs with a transaction that runs on through a loop's head: %llu (%.0f%%)\n",
               static_cast<unsigned long long>(unwinding_programs), up);
+  const double lp = n > 0 ? 100.0 * static_cast<double>(unlock_programs) / static_cast<double>(n) : 0;
+  std::printf("programs with a transaction that carries an unlock: %llu (%.0f%%), with balanced critical sections: %llu",
+              static_cast<unsigned long long>(unlock_programs), lp, static_cast<unsigned long long>(section_programs));
+  if (o.generator.sections)
+    std::printf(" (SIR's insensitive pairs with a section: %llu)", static_cast<unsigned long long>(section_pair_programs));
+  std::printf("\n");
   std::printf("race checks under a reduction compared with race --reduction none: %llu (%llu with a race)\n",
               static_cast<unsigned long long>(race_compared), static_cast<unsigned long long>(race_found));
   std::printf("native oracle: %llu programs compiled and run, %llu counterexamples replayed natively, %llu native "
@@ -364,6 +388,15 @@ int main(int argc, char** argv) {
   }
   if (require_unwinding > 0 && up < require_unwinding) {
     std::printf("FAIL: programs whose transactions unwind a loop below %.0f%%\n", require_unwinding);
+    ok = false;
+  }
+  if (require_unlocks > 0 && lp < require_unlocks) {
+    std::printf("FAIL: programs with a transaction that carries an unlock below %.0f%%\n", require_unlocks);
+    ok = false;
+  }
+  const double sp = n > 0 ? 100.0 * static_cast<double>(section_programs) / static_cast<double>(n) : 0;
+  if (require_sections > 0 && sp < require_sections) {
+    std::printf("FAIL: programs with balanced critical sections below %.0f%%\n", require_sections);
     ok = false;
   }
   if (require_tickets > 0 && (beyond == 0 || 100.0 * static_cast<double>(beyond_found) < require_tickets * static_cast<double>(beyond))) {

@@ -8,6 +8,7 @@
 #include "frontend/frontend.hpp"
 #include "explicit/explorer.hpp"
 #include "ir/thread_model.hpp"
+#include "ir/transactions.hpp"
 #include "ir/validator.hpp"
 #include "reduction/scheduler_constraints.hpp"
 #include "reduction/sir.hpp"
@@ -84,8 +85,10 @@ TEST_CASE("sir: pinned counts") {
        "int main(void) { pthread_t t; pthread_create(&t, 0, t2, 0);\n"
        "  y = 1; x = 2; y = 3; pthread_join(t, 0); return 0; }\n",
        70, 70, 7, 1, true},
-      // Synchronisation forces sensitivity: the same writes under a mutex; lock and unlock are
-      // always sensitive (DESIGN.md §B8.4), so SIR keeps MPOR's two lock orders.
+      // Synchronisation forces sensitivity: the same writes under a mutex; with instruction
+      // frames lock and unlock are steps of their own, always sensitive (DESIGN.md §B8.4), so
+      // SIR keeps MPOR's two lock orders (with transaction frames each critical section is one
+      // balanced transaction, judged by its data: "sir: balanced critical sections" below).
       {"mutex forces sensitivity",
        "#include <pthread.h>\nint x, y; pthread_mutex_t m;\n"
        "void *t2(void *arg) { pthread_mutex_lock(&m); x = 1; y = 2; pthread_mutex_unlock(&m); return 0; }\n"
@@ -319,6 +322,123 @@ TEST_CASE("sir: pairs no relevant use reads are insensitive without a transactio
     CHECK(good.asked == ex.control_states.size());
     CHECK(good.reached == good.asked);
     const test::ReachCount broken = test::ask_all(*tm, ex, "test-sir-no-graph-ignore-conditionals", 60, 120);
+    CHECK(broken.asked == ex.control_states.size());
+    CHECK(broken.reached < broken.asked);
+  }
+}
+
+// Balanced critical sections (DESIGN.md §B9.3): with transaction frames a whole `lock; ...;
+// unlock` is one transaction (ir::carried_unlocks), and when every lock of its mutex opens
+// such a section, no thread holds the mutex at a boundary: the section is judged by its data
+// like any other transition. Two sections whose data no relevant use reads then leave one
+// schedule; an order an assertion observes stays; and the deliberately over-eager variant of
+// §B9.7 (an unbalanced lock taken for a balanced one) loses a control state the explorer
+// reaches, which ask_all catches.
+namespace {
+// The explorer's control states in which every thread is at a transaction boundary (as
+// race.cpp's reach queries make them, unwind 0): asked one batch with transaction frames
+// (a batch with any other state runs on instruction frames, where sections are no frames).
+explicit_state::ExploreResult at_boundaries(const ir::ThreadModel& tm, explicit_state::ExploreResult ex) {
+  const ir::Transactions tx(tm, ir::transaction_options("transaction"));
+  std::erase_if(ex.control_states, [&](const explicit_state::ControlState& cs) {
+    for (const race::ControlTarget& t : race::control_targets(tm, cs))
+      for (std::uint32_t pc : t.pcs)
+        if (!tx.boundary(t.thread, pc)) return true;
+    return false;
+  });
+  return ex;
+}
+}  // namespace
+
+TEST_CASE("sir: balanced critical sections are judged by their data") {
+  reduction::register_test_reduction("test-sir-unbalanced-sections", [](const ir::ThreadModel& tm) {
+    reduction::SirOptions o;
+    o.test_unbalanced_sections = true;
+    return reduction::make_sir(tm, o);
+  });
+  auto count_tx = [](const ir::ThreadModel& tm, const std::string& reduction) {
+    check::CheckOptions o;
+    o.engine = "bmc";
+    o.bound = 60;
+    o.reduction = reduction;
+    o.count_schedules = true;
+    o.max_schedules = 200000;
+    o.granularity = "transaction";
+    return check::check(tm, o).schedules;
+  };
+  auto verdict_tx = [](const ir::ThreadModel& tm, const std::string& reduction) {
+    check::CheckOptions o;
+    o.engine = "bmc";
+    o.bound = 60;
+    o.reduction = reduction;
+    return check::check(tm, o).verdict;
+  };
+  SUBCASE("two sections no relevant use reads: one schedule") {
+    auto tm = sir_model_of_text(
+        "#include <pthread.h>\nint x, y, w; pthread_mutex_t m;\n"
+        "void *t2(void *arg) { w = 1; pthread_mutex_lock(&m); x = 1; y = 2; pthread_mutex_unlock(&m); return 0; }\n"
+        "int main(void) { pthread_t t; pthread_create(&t, 0, t2, 0);\n"
+        "  pthread_mutex_lock(&m); y = 1; x = 2; pthread_mutex_unlock(&m); w = 2; pthread_join(t, 0); return 0; }\n");
+    REQUIRE(tm);
+    CHECK(ir::Transactions(*tm).balanced_sections() == 2);
+    const reduction::SirAnalysis a = reduction::analyse_sir(*tm);
+    CHECK(a.gave_up.empty());
+    // both ways: (main's section, t2's), and each section with the other's x and y steps
+    // (instruction locations; a section's pairs apply to transaction frames only)
+    CHECK(a.section_pairs == 10);
+    CHECK(a.ss_pairs == 0);
+    const auto m = count_tx(*tm, "mpor"), s = count_tx(*tm, "sir");
+    REQUIRE(m);
+    REQUIRE(s);
+    CHECK(*m == 3);  // main's section before t2 starts, between w = 1 and t2's section, after it
+    CHECK(*s == 1);
+    explicit_state::ExploreOptions eo;
+    eo.bound = 60;
+    const explicit_state::ExploreResult ex = at_boundaries(*tm, explicit_state::explore(*tm, eo));
+    CHECK(ex.control_states.size() >= 10);
+    const test::ReachCount rc = test::ask_all(*tm, ex, "sir", 60, 120);
+    INFO(rc.first_problem);
+    CHECK(rc.reached == rc.asked);
+  }
+  SUBCASE("an order an assertion observes stays") {
+    auto tm = sir_model_of_text(
+        "#include <pthread.h>\n#include <assert.h>\nint x; pthread_mutex_t m;\n"
+        "void *t2(void *arg) { pthread_mutex_lock(&m); x = 1; pthread_mutex_unlock(&m); return 0; }\n"
+        "int main(void) { pthread_t t; pthread_create(&t, 0, t2, 0);\n"
+        "  pthread_mutex_lock(&m); x = 2; pthread_mutex_unlock(&m); pthread_join(t, 0); assert(x == 2); return 0; }\n");
+    REQUIRE(tm);
+    CHECK(ir::Transactions(*tm).balanced_sections() == 2);
+    const reduction::SirAnalysis a = reduction::analyse_sir(*tm);
+    CHECK(a.section_pairs == 0);
+    CHECK(a.ss_pairs > 0);
+    CHECK(verdict_tx(*tm, "sir") == check::Verdict::Unsafe);
+  }
+  SUBCASE("an unbalanced lock: no section; taken for one, a control state is lost") {
+    // main's lock transaction ends at g = 1 (t2 writes g without the lock), holding m: m is
+    // held at a boundary, so no lock of m opens a balanced section. main in that state with
+    // t2 finished is reachable only if t2's section runs first; the over-eager variant takes
+    // main's lock for a section, calls the two sections insensitive (nothing reads z), and
+    // MPOR keeps only the order in which main (the lower thread) locks first.
+    auto tm = sir_model_of_text(
+        "#include <pthread.h>\nint z, g; pthread_mutex_t m;\n"
+        "void *t2(void *arg) { g = 2; pthread_mutex_lock(&m); z = 2; pthread_mutex_unlock(&m); return 0; }\n"
+        "int main(void) { pthread_t t; pthread_create(&t, 0, t2, 0);\n"
+        "  pthread_mutex_lock(&m); z = 1; g = 1; pthread_mutex_unlock(&m); pthread_join(t, 0); return 0; }\n");
+    REQUIRE(tm);
+    CHECK(ir::Transactions(*tm).balanced_sections() == 0);
+    CHECK(reduction::analyse_sir(*tm).section_pairs == 0);
+    reduction::SirOptions eager;
+    eager.test_unbalanced_sections = true;
+    CHECK(reduction::analyse_sir(*tm, nullptr, nullptr, eager).section_pairs > 0);
+    explicit_state::ExploreOptions eo;
+    eo.bound = 60;
+    const explicit_state::ExploreResult ex = at_boundaries(*tm, explicit_state::explore(*tm, eo));
+    CHECK(ex.control_states.size() >= 10);
+    const test::ReachCount good = test::ask_all(*tm, ex, "sir", 60, 120);
+    INFO(good.first_problem);
+    CHECK(good.asked == ex.control_states.size());
+    CHECK(good.reached == good.asked);
+    const test::ReachCount broken = test::ask_all(*tm, ex, "test-sir-unbalanced-sections", 60, 120);
     CHECK(broken.asked == ex.control_states.size());
     CHECK(broken.reached < broken.asked);
   }
