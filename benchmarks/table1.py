@@ -12,9 +12,10 @@ difference is printed and counted: it would be a wrong verdict of one of them).
 Writes benchmarks/TABLE1.md between the markers (the rest of the file is kept).
 
 Usage: benchmarks/table1.py [--siren build/siren] [--shared ../shared] [--bound 8]
-                            [--total-timeout 600] [--only NAME,...] [--keep DIR]
+                            [--total-timeout 600] [--only NAME,...] [--keep DIR] [--append]
   --bound: the fixed bound (transactions) of every warning; --total-timeout: wall-clock
-  seconds per driver and reduction (a run cut by it is marked, its unanswered warnings counted).
+  seconds per driver and reduction (a run cut by it is marked, its unanswered warnings counted);
+  --append: keep the rows of the drivers this run does not make (a sweep in parts).
 """
 import argparse
 import collections
@@ -71,6 +72,24 @@ def sir_stats(siren, program, clang_args):
     return stats
 
 
+def existing_rows(md):
+    """The rows of the table in md (driver -> its line, CPU seconds per reduction, warnings
+    answered differently) and the commands that made them."""
+    text = md.read_text() if md.exists() else ""
+    if BEGIN not in text or END not in text:
+        return {}, []
+    block = text[text.index(BEGIN):text.index(END)]
+    rows = {}
+    for line in block.splitlines():
+        if not line.startswith("| ") or line.startswith("| driver"):
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        rows[cells[0]] = {"line": line, "differ": int(cells[-1]),
+                          "cpu": {"none": float(cells[7]), "mpor": float(cells[9]), "sir": float(cells[11])}}
+    commands = re.findall(r"`(benchmarks/table1\.py[^`]*)`", block.split("\n\n")[1] if "\n\n" in block else "")
+    return rows, commands
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--siren", default=str(ROOT / "build" / "siren"))
@@ -79,6 +98,8 @@ def main():
     ap.add_argument("--total-timeout", type=float, default=600)
     ap.add_argument("--only", default="")
     ap.add_argument("--keep", default="")
+    ap.add_argument("--append", action="store_true",
+                    help="keep the table's rows of drivers this run does not make (a sweep in parts, one binary)")
     a = ap.parse_args()
     model = driver_suite.model_dir(a.shared)
     rows = []
@@ -119,9 +140,14 @@ def main():
                                 if k in base and base[k] != v)
             rows.append(row)
     md = ROOT / "benchmarks" / "TABLE1.md"
+    command = (f"benchmarks/table1.py --bound {a.bound} --total-timeout {a.total_timeout:g}"
+               + (f" --only {a.only}" if a.only else "") + (" --append" if a.append else ""))
+    kept, commands = existing_rows(md) if a.append else ({}, [])
+    for r in rows:
+        kept.pop(r["driver"], None)
+    commands.append(command)
     table = [BEGIN, "",
-             f"`benchmarks/table1.py --bound {a.bound} --total-timeout {a.total_timeout:g}"
-             + (f" --only {a.only}" if a.only else "") + "` on the 2-core machine, nothing else running. "
+             ", then ".join(f"`{c}`" for c in commands) + " on the 2-core machine, nothing else running. "
              "*relevant shared*: the shared variables of SIR's dependent pairs that a relevant use reads "
              "(`sir_relevant_shared_vars`), on the harness named; *pairs*: SIR's dependent pairs: insensitive "
              "without invariants (no relevant use reads them; in brackets those with a balanced critical section, "
@@ -135,6 +161,7 @@ def main():
              "| graph ms | none CPU s | none MB | mpor CPU s | mpor MB | sir CPU s | sir MB | sir / mpor CPU "
              "| verdicts (none; mpor; sir): RACE / NO_RACE / UNKNOWN (cut) | differ |",
              "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|"]
+    lines = {}
     for r in rows:
         s = r["stats"]
         ins, irr = s.get("sir_insensitive_pairs", 0), s.get("sir_irrelevant_pairs", 0)
@@ -144,18 +171,22 @@ def main():
             no = c["NO_RACE"] + c["NO_RACE_UP_TO_BOUND"] + c["NO_ACCESS"]
             return f"{c['RACE']} / {no} / {c['UNKNOWN']} ({runs[red]['cut']})"
         ratio = runs["sir"]["cpu"] / runs["mpor"]["cpu"] if runs["mpor"]["cpu"] > 0 else 0
-        table.append(
+        lines[r["driver"]] = (
             f"| {r['driver']} | {r['entries']} | {r['pairs']} | {r['harness'][:24]} | "
             f"{s.get('sir_relevant_shared_vars', '?')} | {irr} ({s.get('sir_section_pairs', '?')}) / {ins - irr} / "
             f"{s.get('sir_ss_pairs', '?')} | "
             f"{s.get('sir_graph_ms', '?')} | {runs['none']['cpu']:.1f} | {runs['none']['peak']:.0f} | "
             f"{runs['mpor']['cpu']:.1f} | {runs['mpor']['peak']:.0f} | {runs['sir']['cpu']:.1f} | "
             f"{runs['sir']['peak']:.0f} | {ratio:.2f} | {vc('none')}; {vc('mpor')}; {vc('sir')} | {r['differ']} |")
-    tot = lambda red: sum(r["runs"][red]["cpu"] for r in rows)
-    if rows:
-        table += ["", f"Total CPU: none {tot('none'):.0f} s, mpor {tot('mpor'):.0f} s, sir {tot('sir'):.0f} s "
-                      f"(sir / mpor {tot('sir') / max(tot('mpor'), 1e-9):.2f}); warnings answered differently: "
-                      f"{sum(r['differ'] for r in rows)}."]
+    for name, k in kept.items():
+        lines[name] = k["line"]
+    table += [lines[name] for name in sorted(lines)]
+    tot = lambda red: sum(r["runs"][red]["cpu"] for r in rows) + sum(k["cpu"][red] for k in kept.values())
+    differ = sum(r["differ"] for r in rows) + sum(k["differ"] for k in kept.values())
+    if lines:
+        table += ["", f"Total CPU ({len(lines)} drivers): none {tot('none'):.0f} s, mpor {tot('mpor'):.0f} s, "
+                      f"sir {tot('sir'):.0f} s (sir / mpor {tot('sir') / max(tot('mpor'), 1e-9):.2f}); warnings "
+                      f"answered differently: {differ}."]
     table += ["", END]
     driver_suite.write_between(md, BEGIN, END, table, "# SIR's Table 1 on the Linux 4.0 drivers (issue 42)\n\n")
 

@@ -294,9 +294,11 @@ std::vector<std::vector<char>> carried_protected_steps(const ThreadModel& tm, co
 }
 }  // namespace
 
-Transactions::Transactions(const ThreadModel& tm, const TransactionOptions& options) : unwind_(options.unwind) {
-  std::optional<PointsTo> pts;
-  if (options.carry_unlocks || options.merge_protected) pts = PointsTo::analyse(tm);
+Transactions::Transactions(const ThreadModel& tm, const TransactionOptions& options, const PointsTo* points_to)
+    : unwind_(options.unwind) {
+  std::optional<PointsTo> own;
+  const PointsTo* pts = points_to;
+  if (!pts && (options.carry_unlocks || options.merge_protected)) pts = &own.emplace(PointsTo::analyse(tm));
   std::vector<std::vector<char>> unlock_pcs;
   if (options.carry_unlocks) unlock_pcs = carried_unlocks(tm, *pts, options.test_carry_any_unlock);
   std::vector<std::vector<char>> protected_pcs;

@@ -131,7 +131,8 @@ TransactionOptions transaction_options(const std::string& granularity, unsigned 
 class Transactions {
  public:
   Transactions() = default;
-  Transactions(const ThreadModel& tm, const TransactionOptions& options = {});
+  /// `points_to`: the program's points-to analysis, if the caller has one (else it is made here).
+  Transactions(const ThreadModel& tm, const TransactionOptions& options = {}, const PointsTo* points_to = nullptr);
 
   /// Does a transaction of thread t start at pc (pc = code.size(), finished, counts)?
   bool boundary(ThreadId t, std::uint32_t pc) const { return boundary_[t][pc] != 0; }

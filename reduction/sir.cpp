@@ -94,7 +94,7 @@ class Analysis {
   using CellKey = std::pair<ir::ObjectId, std::uint32_t>;  // (object, byte offset of the cell)
 
   Analysis(const ir::ThreadModel& tm, const SirOptions& o)
-      : tm_(tm), o_(o), n_(tm.threads.size()), pts_(ir::PointsTo::analyse(tm, o.points_to)), tx_(tm) {}
+      : tm_(tm), o_(o), n_(tm.threads.size()), pts_(ir::PointsTo::analyse(tm, o.points_to)), tx_(tm, {}, &pts_) {}
 
   /// Why the analysis gave up globally ("" if it did not).
   std::string precheck() {
@@ -391,6 +391,15 @@ class Analysis {
     for (const CellKey& k : shared) relevant_vars_.push_back(ir::cell_name(tm_.objects, k.first, k.second));
     std::sort(relevant_vars_.begin(), relevant_vars_.end());
     return count;
+  }
+
+  std::uint64_t balanced_sections() const { return tx_.balanced_sections(); }
+  std::uint64_t carried_unlocks() const {
+    std::uint64_t n = 0;
+    for (ir::ThreadId t = 0; t < n_; ++t)
+      for (std::uint32_t pc = 0; pc < tm_.threads[t].code.size(); ++pc)
+        n += tm_.threads[t].code[pc].kind == InstrKind::Unlock && !tx_.boundary(t, pc);
+    return n;
   }
 
   std::uint64_t relevant_conds_ = 0, shared_vars_ = 0, irrelevant_pairs_ = 0, section_pairs_ = 0;
@@ -872,6 +881,8 @@ SirAnalysis analyse_sir(const ir::ThreadModel& tm, const TransactionGraph* graph
     r.relevant_vars = std::move(a.relevant_vars_);
     r.irrelevant_pairs = a.irrelevant_pairs_;
     r.section_pairs = a.section_pairs_;
+    r.balanced_sections = a.balanced_sections();
+    r.carried_unlocks = a.carried_unlocks();
   }
   if (debug() && !r.gave_up.empty()) std::fprintf(stderr, "sir: gave up: %s\n", r.gave_up.c_str());
   for (const SirPair& p : r.pairs) (p.insensitive ? r.insensitive_pairs : r.ss_pairs) += 1;
@@ -964,6 +975,8 @@ std::unique_ptr<SchedulerConstraints> make_sir(const ir::ThreadModel& tm, const 
              {"sir_ss_pairs", a.ss_pairs},
              {"sir_irrelevant_pairs", a.irrelevant_pairs},
              {"sir_section_pairs", a.section_pairs},
+             {"sir_balanced_sections", a.balanced_sections},
+             {"sir_carried_unlocks", a.carried_unlocks},
              {"sir_relevant_conditionals", a.relevant_conditionals},
              {"sir_relevant_shared_vars", a.relevant_shared_vars},
              {"sir_gave_up", a.gave_up.empty() ? 0u : 1u},

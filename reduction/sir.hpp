@@ -37,6 +37,9 @@ struct SirAnalysis {
   std::uint64_t irrelevant_pairs = 0;
   /// Insensitive pairs of which one side is a balanced critical section (§B9.3).
   std::uint64_t section_pairs = 0;
+  /// The Locks of balanced critical sections and the unlocks transactions carry (the default
+  /// transactions, ir::Transactions::balanced, ir::carried_unlocks).
+  std::uint64_t balanced_sections = 0, carried_unlocks = 0;
   std::uint64_t analysis_ms = 0;  // graph construction included when it is built here
   std::uint64_t graph_ms = 0;     // the graph built here (0: none was needed or given)
   /// The shared cells of dependent pairs that a relevant conditional reads through a def-use
