@@ -237,11 +237,13 @@ bool loop_writes(const std::vector<Instr>& code, const std::vector<char>& b, std
 
 // The protected steps a transaction may carry: ir::protected_steps, less those that read what
 // the first instruction of a transaction reaching them may write other than by a Store (the
-// encoder's transaction state holds the first instruction's stores, locals and `atomic`, not
-// a create's handle, a join's result, a lock's cell or an object's allocation): such a step
-// starts its own transaction. Creates, joins, locks, mallocs and frees are always boundaries,
-// so walking from each of them through the instructions that are not visible finds every
-// such step; turning one into a boundary only shortens the walks.
+// encoder's transaction state holds the first instruction's stores, locals, `atomic` and a
+// Lock's or Unlock's mutex cell, not a create's handle, a join's result, a trylock's cell or
+// an object's allocation; a lock's cell is still treated as outside it here, which only makes
+// more boundaries): such a step starts its own transaction. Creates, joins, locks, mallocs and
+// frees are always boundaries, so walking from each of them through the instructions that are
+// not visible (and the carried unlocks) finds every such step; turning one into a boundary
+// only shortens the walks.
 std::vector<std::vector<char>> carried_protected_steps(const ThreadModel& tm, const PointsTo& pts,
                                                        const TransactionOptions& options,
                                                        const std::vector<std::vector<char>>& unlocks) {
