@@ -425,6 +425,9 @@ Transactions::Transactions(const ThreadModel& tm, const TransactionOptions& opti
     if (!protected_pcs.empty())
       for (std::uint32_t pc = 0; pc < size; ++pc)
         if (protected_pcs[t][pc] && !b[pc] && !merged[pc]) ++protected_;
+    if (!unlock_pcs.empty())
+      for (std::uint32_t pc = 0; pc < size; ++pc)
+        if (unlock_pcs[t][pc] && !b[pc]) ++unlocks_;
     boundary_.push_back(std::move(b));
     passable_.push_back(std::move(passable));
     unwinds_from_.push_back(std::move(unwinds));

@@ -163,6 +163,9 @@ class Transactions {
   const std::map<std::uint32_t, std::vector<std::uint32_t>>& carried(ThreadId t) const { return carried_[t]; }
   /// Number of protected steps carried by transactions (all threads).
   std::size_t protected_steps() const { return protected_; }
+  /// Number of unlocks carried by transactions (all threads; carried_unlocks(), less those
+  /// TransactionOptions::keep makes boundaries).
+  std::size_t carried_unlock_steps() const { return unlocks_; }
   /// Is boundary b of thread t the Lock of a *balanced critical section* (DESIGN.md §B9.3)?
   /// Its address designates one mutex cell m, every path of the transaction from b reaches a
   /// carried Unlock of m (and of no other mutex) with no Assume before it (a thread stopped
@@ -184,7 +187,7 @@ class Transactions {
   std::vector<std::size_t> longest_;
   std::vector<std::map<std::uint32_t, std::vector<std::uint32_t>>> regions_;
   std::vector<std::map<std::uint32_t, std::vector<std::uint32_t>>> carried_;
-  std::size_t protected_ = 0;
+  std::size_t protected_ = 0, unlocks_ = 0;
   std::vector<std::vector<char>> balanced_;  // [thread][pc]
   std::size_t balanced_count_ = 0;
 };

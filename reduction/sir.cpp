@@ -394,13 +394,7 @@ class Analysis {
   }
 
   std::uint64_t balanced_sections() const { return tx_.balanced_sections(); }
-  std::uint64_t carried_unlocks() const {
-    std::uint64_t n = 0;
-    for (ir::ThreadId t = 0; t < n_; ++t)
-      for (std::uint32_t pc = 0; pc < tm_.threads[t].code.size(); ++pc)
-        n += tm_.threads[t].code[pc].kind == InstrKind::Unlock && !tx_.boundary(t, pc);
-    return n;
-  }
+  std::uint64_t carried_unlocks() const { return tx_.carried_unlock_steps(); }
 
   std::uint64_t relevant_conds_ = 0, shared_vars_ = 0, irrelevant_pairs_ = 0, section_pairs_ = 0;
   std::vector<std::string> relevant_vars_;

@@ -325,10 +325,9 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
   if (o.granularity != "instruction") {
     const ir::Transactions txs(tm, ir::transaction_options(o.granularity, o.tx_unwind));
     for (ir::ThreadId u = 0; u < tm.threads.size(); ++u)
-      for (std::uint32_t pc = 0; pc < tm.threads[u].code.size(); ++pc) {
+      for (std::uint32_t pc = 0; pc < tm.threads[u].code.size(); ++pc)
         rr.unwinds_loop = rr.unwinds_loop || (o.tx_unwind > 0 && txs.boundary(u, pc) && txs.unwinds_from(u, pc));
-        rr.carries_unlock = rr.carries_unlock || (tm.threads[u].code[pc].kind == ir::InstrKind::Unlock && !txs.boundary(u, pc));
-      }
+    rr.carries_unlock = txs.carried_unlock_steps() > 0;
     rr.balanced_sections = txs.balanced_sections() > 0;
     if (rr.balanced_sections && o.generator.sections) rr.section_pairs = reduction::analyse_sir(tm).section_pairs > 0;
   }

@@ -207,6 +207,7 @@ int main(void) {
       CHECK_FALSE(ir::Transactions(tm).boundary(1, pc));
     }
   CHECK(n_unlocks == 1);
+  CHECK(ir::Transactions(tm).carried_unlock_steps() == 2);  // one in each worker thread
   ir::TransactionOptions kept;
   kept.carry_unlocks = false;
   CHECK(ir::Transactions(tm).boundaries(1) + 1 == ir::Transactions(tm, kept).boundaries(1));
