@@ -36,12 +36,20 @@ std::vector<std::string> bodyless_values(const std::vector<ir::TraceRow>& rows) 
   return {fs.begin(), fs.end()};
 }
 
+std::vector<std::string> object_choices(const std::vector<ir::TraceRow>& rows) {
+  std::set<std::string> fs;
+  for (const auto& r : rows)
+    if (!r.object_from.empty()) fs.insert(r.object_from);
+  return {fs.begin(), fs.end()};
+}
+
 LibraryValues confirm_library_values(const std::string& file, const std::vector<ir::TraceRow>& rows,
                                      const std::vector<native::TraceRaceEnd>& race, const LibraryValueOptions& o) {
   LibraryValues lv;
   lv.functions = bodyless_values(rows);
   lv.needed = !lv.functions.empty();
-  if (!lv.needed && !o.always) return lv;
+  lv.objects = object_choices(rows);
+  if (!lv.needed && !o.always && lv.objects.empty()) return lv;
   lv.attempted = true;
   const std::string uses = "counterexample uses values returned by " + quoted_list(lv.functions) +
                            (lv.functions.size() == 1 ? ", which has no body," : ", which have no body,");
@@ -76,6 +84,32 @@ LibraryValues confirm_library_values(const std::string& file, const std::vector<
     return lv;
   }
   lv.stubbed.assign(bin.stubbed.begin(), bin.stubbed.end());
+  // A pointer result siren chose among objects (frontend/external_objects.cpp) is the stated
+  // assumption about a function no library defines; no native stub can return it.
+  if (!lv.objects.empty()) {
+    std::vector<std::string> defined;
+    for (const std::string& f : lv.objects)
+      if (!bin.stubbed.count(f)) defined.push_back(f);
+    const std::string objs = quoted_list(lv.objects);
+    if (!defined.empty()) {
+      lv.confirmed = false;
+      lv.native = "not replayed: " + quoted_list(defined) + " defined by a library";
+      lv.reason = "counterexample assumes that " + quoted_list(defined) +
+                  " returns a pointer to an object of its type that another call or a global variable shares, "
+                  "and a library defines it: not confirmed";
+      return lv;
+    }
+    if (lv.needed) {
+      lv.confirmed = false;
+      lv.native = "not replayed: " + objs + " returns a pointer";
+      lv.reason = uses + " and it cannot be replayed natively, where " + objs + " would have to return a pointer";
+      return lv;
+    }
+    lv.confirmed = true;
+    lv.native = "not replayed natively: " + objs + " returns a pointer to an object siren chooses, which no "
+                "native stub can return (no library defines it); the interpreter's replay stands";
+    return lv;
+  }
   // Natively, a function the real library defines runs and consumes no nondet value; only the
   // stubs of functions no library defines take the trace's values.
   std::vector<native::TraceStep> steps;

@@ -40,6 +40,9 @@ struct LibraryValues {
   bool confirmed = true;               // print the counterexample (nothing needed, or confirmed)
   std::string native;                  // what happened natively (or why it did not run)
   std::vector<std::string> stubbed;    // functions no library defines (nondet stubs natively)
+  /// body-less functions whose pointer result the trace chose among objects (the front end's
+  /// external objects): replayed by the interpreter only, where no library defines them
+  std::vector<std::string> objects;
   std::string reason;                  // !confirmed: the UNKNOWN verdict's reason
 };
 

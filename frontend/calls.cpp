@@ -310,6 +310,12 @@ ExprRef Translator::rv_undefined_call(const CallExpr* ce, const FunctionDecl* fd
     warn("kernel:" + name, loc,
          "kernel function '" + name + "' has no body in the kernel model: each call returns an arbitrary value "
          "and writes arbitrary values to the plain data its pointer arguments point to (docs/drivers.md)");
+  } else if (const auto pt = object_result_type(fd, rt)) {
+    warn("undefined:" + name, loc,
+         "function '" + name + "' has no body: each call returns a pointer to a '" + pt->getAsString() +
+             "' that is a global variable of the program (or a member or element of one) or an object outside "
+             "the program, maybe one an earlier call returned (never NULL, never the program's heap, locals or "
+             "static variables), and changes nothing else (docs/semantics.md; --no-undefined-nondet rejects it)");
   } else {
     warn("undefined:" + name, loc,
          "function '" + name + "' has no body: each call returns an arbitrary value and changes nothing "
@@ -317,7 +323,12 @@ ExprRef Translator::rv_undefined_call(const CallExpr* ce, const FunctionDecl* fd
          "is printed" + std::string(readonly ? "; its reads through pointer arguments are not modelled (--assume-readonly)"
                                              : " (--no-undefined-nondet rejects it)"));
   }
-  if (rt->isVoidType() || !want) return nullptr;
+  if (rt->isVoidType()) return nullptr;
+  if (const auto pt = object_result_type(fd, rt)) {
+    const ExprRef p = rv_object_choice(ce, name, *pt);  // the site's object exists, used or not
+    return want ? p : nullptr;
+  }
+  if (!want) return nullptr;
   const Type t = scalar_type(rt, loc);
   ir::Instr h;
   h.kind = InstrKind::Havoc;

@@ -77,6 +77,10 @@ struct FrontendOptions {
   /// the driver's own struct is internal (no entry point) even where that field's value
   /// reaches the kernel, so that a test can show it catches an over-eager rule.
   bool test_every_own_field_internal = false;
+  /// TEST ONLY (`--test-external-objects-distinct`): a deliberately broken front end for which
+  /// a function without a body that returns a pointer returns its call site's own object only
+  /// (never one another call returned, never a global), so that tests can show they catch it.
+  bool test_external_objects_distinct = false;
 };
 
 FrontendResult translate_file(const std::string& path, const FrontendOptions& options = {});

@@ -389,6 +389,22 @@ class Translator {
                 const std::function<void(const FunctionDecl*)>& one, const std::string& none,
                 const std::function<void()>& none_fn = nullptr);
   ExprRef rv_undefined_call(const CallExpr* ce, const FunctionDecl* fd, bool want);
+  // ---- objects a function without a body returns a pointer to (external_objects.cpp) ----
+  /// The pointee of a call's pointer result that is one of these objects (a function without a
+  /// body declared in the program, no kernel's, an eligible pointee), or nullopt.
+  std::optional<QualType> object_result_type(const FunctionDecl* fd, QualType rt);
+  void typed_subobjects(QualType in, QualType t, std::uint64_t base, SourceLocation loc,
+                        std::vector<std::uint64_t>& out);
+  void make_external_objects();
+  ExprRef rv_object_choice(const CallExpr* ce, const std::string& name, QualType pt);
+  struct ExternalObject {
+    const CallExpr* site;
+    QualType type;
+    ObjectId obj;   // the object outside the program
+    ObjectId flag;  // a mutex cell the site's first execution takes
+  };
+  std::vector<ExternalObject> external_objects_;  // one per call site (make_external_objects)
+  bool external_objects_made_ = false;
 
   // ---- the pthread API (pthread_model.cpp) -------------------------------------------------
   ExprRef pthread_call(const CallSite& site);

@@ -167,6 +167,17 @@ inline std::string bodyless_function(const Instr& in) {
   return in.message.substr(0, in.message.size() - 2);
 }
 
+/// The function without a body whose pointer result a Havoc chooses among objects (frontend
+/// external_objects.cpp: message "name() object"), or "": the value is an index into the
+/// front end's choices, which no native stub can return (confirm/library_values.cpp).
+inline std::string object_choice_function(const Instr& in) {
+  static const std::string suffix = "() object";
+  if (!is_nondet_call(in) || in.message.size() <= suffix.size() ||
+      in.message.compare(in.message.size() - suffix.size(), suffix.size(), suffix) != 0)
+    return "";
+  return in.message.substr(0, in.message.size() - suffix.size());
+}
+
 struct Function {
   FunctionId id = 0;
   std::string name;

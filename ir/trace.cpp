@@ -328,6 +328,7 @@ TraceRow make_trace_row(const ThreadModel& tm, const Interpreter& interp, unsign
     const Type ty = th.locals[th.code[pc].lhs].type;
     if (!ty.is_ptr()) row.nondet = as_signed(ty, normalize(ty, step.nondet[0].bits));
     row.nondet_from = bodyless_function(th.code[pc]);
+    row.object_from = object_choice_function(th.code[pc]);
   }
   for (std::size_t u = 0; u < after.threads.size(); ++u) {
     if (after.threads[u].started && !before.threads[u].started) {
@@ -419,6 +420,7 @@ std::vector<TraceRow> statement_rows(const std::vector<TraceRow>& rows) {
         cur.nondet = r.nondet;
         cur.nondet_from = r.nondet_from;
       }
+      if (cur.object_from.empty()) cur.object_from = r.object_from;
       if (r.started_thread >= 0) {
         cur.started_thread = r.started_thread;
         cur.started = r.started;

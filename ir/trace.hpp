@@ -33,6 +33,9 @@ struct TraceRow {
   /// ... when that call is of a function without a body (ir::bodyless_function): its name. Such
   /// a value is an assumption about the real function (confirm/library_values.hpp).
   std::string nondet_from;
+  /// ... when the value chooses the object a function without a body returns a pointer to
+  /// (ir::object_choice_function): that function's name.
+  std::string object_from;
   /// What the step does to memory other threads may see: 'R' reads, 'W' writes, 'B' both,
   /// 'S' a synchronisation (lock, unlock, create, join, atomic section), 'L' none (a step on
   /// locals only). The native oracle matches its scheduling points to these steps.

@@ -344,6 +344,10 @@ void RaceSession::run(const std::vector<RaceQuery>& qs,
     stats->clauses = st.clauses;
     stats->solve_calls = st.solve_calls;
     stats->solve_seconds = st.solve_seconds;
+    if (sch_) {
+      stats->reduction = sch_->stats();
+      stats->reduction_text = sch_->text_stats();
+    }
   };
   if (qs.empty()) return;
 

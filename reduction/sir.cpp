@@ -300,6 +300,13 @@ class Analysis {
             if (any.empty() || any.back() != pc) any.push_back(pc);
             if (write && (writes.empty() || writes.back() != pc)) writes.push_back(pc);
           }
+    // the shared cells: accessed by two threads' data transitions, written by one (a table column)
+    std::set<CellKey> all_shared;
+    for (ir::ThreadId l = 0; l < n_; ++l)
+      for (const auto& [cell, acc] : by_cell[l])
+        for (ir::ThreadId i = 0; i < n_; ++i)
+          if (i != l && !acc.second.empty() && by_cell[i].count(cell)) all_shared.insert(cell);
+    all_shared_vars_ = all_shared.size();
     std::vector<std::uint32_t> partners;
     for (ir::ThreadId l = 0; l < n_; ++l)
       for (ir::ThreadId i = 0; i < n_; ++i) {
@@ -396,7 +403,7 @@ class Analysis {
   std::uint64_t balanced_sections() const { return tx_.balanced_sections(); }
   std::uint64_t carried_unlocks() const { return tx_.carried_unlock_steps(); }
 
-  std::uint64_t relevant_conds_ = 0, shared_vars_ = 0, irrelevant_pairs_ = 0, section_pairs_ = 0;
+  std::uint64_t relevant_conds_ = 0, shared_vars_ = 0, all_shared_vars_ = 0, irrelevant_pairs_ = 0, section_pairs_ = 0;
   std::vector<std::string> relevant_vars_;
   std::string no_graph_;  // why the pairs with relevant uses are sensitive ("" if a graph decided them)
   std::vector<SirPair> pairs_;
@@ -872,6 +879,7 @@ SirAnalysis analyse_sir(const ir::ThreadModel& tm, const TransactionGraph* graph
     r.insensitive = std::move(f.insensitive);
     r.relevant_conditionals = a.relevant_conds_;
     r.relevant_shared_vars = a.shared_vars_;
+    r.shared_vars = a.all_shared_vars_;
     r.relevant_vars = std::move(a.relevant_vars_);
     r.irrelevant_pairs = a.irrelevant_pairs_;
     r.section_pairs = a.section_pairs_;
@@ -973,6 +981,7 @@ std::unique_ptr<SchedulerConstraints> make_sir(const ir::ThreadModel& tm, const 
              {"sir_carried_unlocks", a.carried_unlocks},
              {"sir_relevant_conditionals", a.relevant_conditionals},
              {"sir_relevant_shared_vars", a.relevant_shared_vars},
+             {"sir_shared_vars", a.shared_vars},
              {"sir_gave_up", a.gave_up.empty() ? 0u : 1u},
              {"sir_analysis_ms", a.analysis_ms},
              {"sir_graph_ms", a.graph_ms}};

@@ -33,6 +33,8 @@ struct SirAnalysis {
   std::vector<SirPair> pairs;
   std::vector<std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>>> insensitive;  // [l][i]
   std::uint64_t insensitive_pairs = 0, ss_pairs = 0, relevant_conditionals = 0, relevant_shared_vars = 0;
+  /// The cells two threads' data transitions access, one writing (what the pairs are over).
+  std::uint64_t shared_vars = 0;
   /// Insensitive pairs that no relevant use reads (§B9.4): decided without invariants.
   std::uint64_t irrelevant_pairs = 0;
   /// Insensitive pairs of which one side is a balanced critical section (§B9.3).

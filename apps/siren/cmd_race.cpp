@@ -85,6 +85,8 @@ void print_json(const race::RaceAnswer& r, const check::CheckStats& st, const st
                 {"solve_seconds", st.solve_seconds},
                 {"total_seconds", st.total_seconds},
                 {"peak_rss_mb", st.peak_rss_mb}};
+  for (const auto& [name, value] : st.reduction) j["stats"][name] = value;  // as check's --json
+  for (const auto& [name, text] : st.reduction_text) j["stats"][name] = text;
   std::printf("%s\n", j.dump(2).c_str());
 }
 

@@ -46,6 +46,10 @@ void add_front_options(CLI::App* cmd, FrontArgs& a) {
   cmd->add_flag("--test-wrong-bitfield-layout", a.test_wrong_bitfield_layout,
                 "TEST ONLY: a broken front end that places every bit-field one bit too high")
       ->group("");
+  cmd->add_flag("--test-external-objects-distinct", a.test_external_objects_distinct,
+                "TEST ONLY: a broken front end whose functions without a body return their call site's own object "
+                "only")
+      ->group("");
   cmd->add_option("clang_args", a.clang_args, "Arguments after -- are passed to Clang");
 }
 
@@ -91,6 +95,7 @@ LoadedModel load_model(const std::string& file, const FrontArgs& a) {
   fo.test_ignore_mutex_kinds = a.test_ignore_mutex_kinds;
   fo.test_kernel_functions_touch_nothing = a.test_kernel_functions_touch_nothing;
   fo.test_wrong_bitfield_layout = a.test_wrong_bitfield_layout;
+  fo.test_external_objects_distinct = a.test_external_objects_distinct;
   if (!a.readonly_file.empty()) {
     std::ifstream rf(a.readonly_file);
     if (!rf) {

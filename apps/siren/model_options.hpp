@@ -32,6 +32,8 @@ struct FrontArgs {
   std::string readonly_file;
   /// TEST ONLY (--test-wrong-bitfield-layout, hidden): FrontendOptions::test_wrong_bitfield_layout.
   bool test_wrong_bitfield_layout = false;
+  /// TEST ONLY (--test-external-objects-distinct, hidden): FrontendOptions::test_external_objects_distinct.
+  bool test_external_objects_distinct = false;
   /// FrontendOptions::capacity: the elements of an object of a non-constant size (check and
   /// race grow it after an UNKNOWN that may be the capacity; run_check, run_race).
   std::uint64_t capacity = 64;

@@ -34,7 +34,7 @@ std::optional<confirm::LibraryValues> confirm_race(const std::string& file, cons
 
 nlohmann::ordered_json library_values_json(const confirm::LibraryValues& lv) {
   return {{"functions", lv.functions}, {"replayed", lv.replayed}, {"confirmed", lv.confirmed},
-          {"native", lv.native},       {"stubbed", lv.stubbed}};
+          {"native", lv.native},       {"stubbed", lv.stubbed}, {"objects", lv.objects}};
 }
 
 }  // namespace siren::app

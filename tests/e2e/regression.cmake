@@ -37,3 +37,13 @@ foreach(_case bitfield_values_safe bitfield_values_safe_32 bitfield_sign_extensi
                    ${SIREN_BIN} ${CMAKE_CURRENT_SOURCE_DIR}/regression/${_case} --broken --test-wrong-bitfield-layout)
   set_tests_properties("regression broken: ${_case} catches a wrong bit-field layout" PROPERTIES TIMEOUT 150)
 endforeach()
+
+# A front end whose functions without a body return their call site's own object only (hidden
+# --test-external-objects-distinct): the aliasing cases must fail with it.
+foreach(_case extern_object_race_same_object extern_object_race_nested extern_object_race_global
+              extern_object_alias_check)
+  add_test(NAME "regression broken: ${_case} catches external objects that never alias"
+           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/regression/run_test.py
+                   ${SIREN_BIN} ${CMAKE_CURRENT_SOURCE_DIR}/regression/${_case} --broken --test-external-objects-distinct)
+  set_tests_properties("regression broken: ${_case} catches external objects that never alias" PROPERTIES TIMEOUT 150)
+endforeach()
