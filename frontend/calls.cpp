@@ -282,6 +282,7 @@ ExprRef Translator::rv_undefined_call(const CallExpr* ce, const FunctionDecl* fd
     if (kernel && (i >= fd->getNumParams() || isa<StringLiteral>(a->IgnoreParenImpCasts()))) continue;
     QualType pt = i < fd->getNumParams() ? fd->getParamDecl(i)->getType() : a->IgnoreParenImpCasts()->getType();
     pt = pt.getCanonicalType();
+    if (!kernel_environment() && pt->isFunctionPointerType()) continue;  // a callback: it may be called (below)
     writable[i] = pt->isArrayType() || (pt->isPointerType() && !pt->getPointeeType().isConstQualified());
     if (writable[i] && !kernel)
       unsupported(a->getExprLoc(), "call to undefined function '" + name +
@@ -290,9 +291,15 @@ ExprRef Translator::rv_undefined_call(const CallExpr* ce, const FunctionDecl* fd
   }
   // kernel: the pointer arguments of its prototype it may read or write through
   std::vector<std::pair<unsigned, ExprRef>> through;
+  // outside a kernel environment (where a driver registers its entry points with the kernel's
+  // functions, docs/drivers.md), and unless --assume-readonly names it: function pointers it may call
+  std::vector<std::pair<unsigned, ExprRef>> callbacks;
   for (unsigned i = 0; i < ce->getNumArgs(); ++i) {
     const Expr* a = ce->getArg(i);
-    if (kernel && i < fd->getNumParams() && a->getType()->isPointerType() &&
+    if (!readonly && !kernel_environment() && a->getType().getCanonicalType()->isFunctionPointerType() &&
+        !a->isNullPointerConstant(ctx_, Expr::NPC_ValueDependentIsNull))
+      callbacks.emplace_back(i, tmp_of(conv(Type::pointer(), rvalue(a))));
+    else if (kernel && i < fd->getNumParams() && a->getType()->isPointerType() &&
         !a->isNullPointerConstant(ctx_, Expr::NPC_ValueDependentIsNull) && !isa<StringLiteral>(a->IgnoreParenImpCasts()))
       through.emplace_back(i, tmp_of(conv(Type::pointer(), rvalue(a))));
     else if (is_aggregate(a->getType())) {  // a struct by value: the function reads its every cell
@@ -306,6 +313,16 @@ ExprRef Translator::rv_undefined_call(const CallExpr* ce, const FunctionDecl* fd
   }
   if (!options_.test_kernel_functions_touch_nothing)
     for (const auto& [i, p] : through) kernel_through(ce, name, i, p, writable[i]);
+  for (const auto& [i, p] : callbacks) call_back(ce, name, i, p);
+  if (!callbacks.empty()) {  // it may call them again, later, from another thread: not modelled
+    warn("callback:" + name, loc,
+         "function '" + name + "' has no body and is given a function pointer: a call may call it once, with "
+         "arbitrary arguments, or not; calls after that (again, later, or from another thread) are not modelled, "
+         "so an execution that reaches the end of the call ends there (a modelling limit: UNKNOWN unless a "
+         "violation or a race comes first)");
+    assert_limit(em().mk_false(), "'" + name + "' may call its function-pointer argument again, later or from "
+                                  "another thread (not modelled)");
+  }
   if (kernel) {
     warn("kernel:" + name, loc,
          "kernel function '" + name + "' has no body in the kernel model: each call returns an arbitrary value "
@@ -337,6 +354,46 @@ ExprRef Translator::rv_undefined_call(const CallExpr* ce, const FunctionDecl* fd
   const LocalId lhs = h.lhs;
   emit(std::move(h));
   return em().mk_local(t, lhs);
+}
+
+// A function without a body given a function pointer `fp` (argument i: `foo(bar)`) may call it:
+// an arbitrary choice (a Havoc traced as an input, message "name() calls back") calls it once
+// or not at all, with arbitrary values for its parameters (numbers, or pointers whose use is a
+// memory-safety error: UNKNOWN), dispatched as a call through a pointer (rv_indirect_call).
+void Translator::call_back(const CallExpr* ce, const std::string& name, unsigned i, ExprRef fp) {
+  const SourceLocation loc = ce->getArg(i)->getExprLoc();
+  const auto* ft = ce->getArg(i)->getType().getCanonicalType()->getPointeeType()->getAs<FunctionProtoType>();
+  if (!ft) unsupported(loc, "function pointer without a prototype given to '" + name + "'");
+  std::vector<QualType> params(ft->getParamTypes().begin(), ft->getParamTypes().end());
+  for (const QualType& q : params)
+    if (is_aggregate(q) || q->isRealFloatingType())
+      unsupported(loc, "function pointer given to '" + name + "' whose function has a parameter that is not a "
+                       "number or a pointer");
+  const Type b = Type::integer(8, false);
+  ir::Instr h;
+  h.kind = InstrKind::Havoc;
+  h.lhs = new_tmp(b);
+  h.message = name + "() calls back";
+  const ExprRef calls = em().mk_local(b, h.lhs);
+  emit(std::move(h));
+  const int skip = new_label();
+  jump(skip, em().mk_binary(Op::Eq, calls, em().mk_const(b, 0)));
+  auto call = [&](const FunctionDecl* def) {
+    ir::Instr in;
+    in.kind = InstrKind::Call;
+    for (unsigned k = 0; k < params.size(); ++k) {
+      const Type t = scalar_type(def->getParamDecl(k)->getType(), loc);
+      const LocalId v = new_tmp(t);
+      emit(InstrKind::Havoc, nullptr, nullptr, v);
+      in.args.push_back(em().mk_local(t, v));
+    }
+    in.callee = function_id(def);
+    if (def->getReturnType()->isRecordType()) unsupported(loc, "callback returning a struct given to '" + name + "'");
+    emit(std::move(in));  // its result, if any, unused
+  };
+  dispatch(fp, pointer_targets(params, QualType()), call,
+           "'" + name + "' calls back a pointer to no function of the program (invalid, or without a body)");
+  place(skip);
 }
 
 // A struct value stored to `dst` (`dst = e`, `T dst = e`, `return e` of a struct). A call of a

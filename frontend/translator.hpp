@@ -389,6 +389,7 @@ class Translator {
                 const std::function<void(const FunctionDecl*)>& one, const std::string& none,
                 const std::function<void()>& none_fn = nullptr);
   ExprRef rv_undefined_call(const CallExpr* ce, const FunctionDecl* fd, bool want);
+  void call_back(const CallExpr* ce, const std::string& name, unsigned i, ExprRef fp);
   // ---- objects a function without a body returns a pointer to (external_objects.cpp) ----
   /// The pointee of a call's pointer result that is one of these objects (a function without a
   /// body declared in the program, no kernel's, an eligible pointee), or nullopt.
