@@ -202,20 +202,26 @@ TEST_CASE("points-to: sound on every reachable state of the driver-style program
 }
 
 TEST_CASE("points-to: nondet and uninitialised pointers point anywhere, integers converted to pointers nowhere") {
+  // nondet_ptr's `void *` is arbitrary; ext's `int *` is an object of type int (frontend
+  // external_objects.cpp): its call site's own, or the global g
   const ir::ThreadModel tm = load(R"(
 #include <stdint.h>
-int *nondet_ptr(void);
+void *nondet_ptr(void);
+int *ext(void);
 int g;
+static int s;
 int main(void) {
-  int *u = nondet_ptr();
+  int *u = (int *)nondet_ptr();
   int *v;
   int **vp = &v;
   int *w = (int *)(uintptr_t)&g;
-  return (u != 0) + (*vp != 0) + (w != 0);
+  int *x = ext();
+  return (u != 0) + (*vp != 0) + (w != 0) + (x != &s);
 }
 )");
   const ir::PointsTo pt = ir::PointsTo::analyse(tm);
   CHECK(set_of(tm, pt, "main", "main::u#1") == "anywhere");
+  CHECK(set_of(tm, pt, "main", "main::x#1") == "g ext()@12");  // never the static s
   CHECK(pt.print().find("\nv -> anywhere\n") != std::string::npos);  // an uninitialised pointer cell
   CHECK(set_of(tm, pt, "main", "main::w#1") == "");  // semantics.md: IntToPtr designates no object
 }
