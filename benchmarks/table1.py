@@ -34,6 +34,22 @@ import driver_suite  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 BEGIN, END = "<!-- table1.py: begin -->", "<!-- table1.py: end -->"
 REDUCTIONS = ("none", "mpor", "sir")
+VERDICTS = "verdicts (none; mpor; sir): RACE / NO_RACE / UNKNOWN (cut)"
+PAIRS = "SIR pairs: irrelevant (sections) / by graph / sensitive"
+COLUMNS = ("driver", "entry points", "pairs", "harness", "shared", "relevant shared", PAIRS, "graph ms",
+           "none CPU s", "none MB", "mpor CPU s", "mpor MB", "sir CPU s", "sir MB", "sir / mpor CPU", VERDICTS, "differ")
+
+
+def stat_cells(s):
+    """The columns that come from SIR's analysis of the harness (sir_stats)."""
+    ins, irr = s.get("sir_insensitive_pairs", 0), s.get("sir_irrelevant_pairs", 0)
+    return {"shared": s.get("sir_shared_vars", "?"), "relevant shared": s.get("sir_relevant_shared_vars", "?"),
+            PAIRS: f"{irr} ({s.get('sir_section_pairs', '?')}) / {ins - irr} / {s.get('sir_ss_pairs', '?')}",
+            "graph ms": s.get("sir_graph_ms", "?")}
+
+
+def row_line(cells):
+    return "| " + " | ".join(str(cells.get(c, "?")) for c in COLUMNS) + " |"
 
 
 def timed(cmd):
@@ -80,12 +96,19 @@ def existing_rows(md):
         return {}, []
     block = text[text.index(BEGIN):text.index(END)]
     rows = {}
+    header = []
+    split = lambda line: [c.strip() for c in line.strip().strip("|").split("|")]
     for line in block.splitlines():
-        if not line.startswith("| ") or line.startswith("| driver"):
+        if line.startswith("| driver"):
+            header = split(line)
             continue
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        rows[cells[0]] = {"line": line, "differ": int(cells[-1]),
-                          "cpu": {"none": float(cells[7]), "mpor": float(cells[9]), "sir": float(cells[11])}}
+        if not line.startswith("| ") or not header:
+            continue
+        cells = dict(zip(header, split(line)))
+        if "shared" not in cells:  # a row of the table before the shared column: "?" there
+            cells["shared"] = "?"
+        rows[cells["driver"]] = {"cells": cells, "differ": int(cells["differ"]),
+                                 "cpu": {red: float(cells[f"{red} CPU s"]) for red in REDUCTIONS}}
     commands = re.findall(r"`(benchmarks/table1\.py[^`]*)`", block.split("\n\n")[1] if "\n\n" in block else "")
     return rows, commands
 
@@ -100,11 +123,32 @@ def main():
     ap.add_argument("--keep", default="")
     ap.add_argument("--append", action="store_true",
                     help="keep the table's rows of drivers this run does not make (a sweep in parts, one binary)")
+    ap.add_argument("--restat", action="store_true",
+                    help="triage nothing: recompute the columns of SIR's analysis (shared, relevant shared, pairs, "
+                         "graph ms) of the table's rows with this binary, on the harness of every pair (emitted by "
+                         "a bound-1 triage); the time and verdict columns stay those of their run")
     a = ap.parse_args()
     model = driver_suite.model_dir(a.shared)
     rows = []
+    restat = {}
+    if a.restat:
+        a.append = True
+        with tempfile.TemporaryDirectory() as tmp:
+            known = existing_rows(ROOT / "benchmarks" / "TABLE1.md")[0]
+            for name, d in driver_suite.drivers(a.shared):
+                if name not in known:
+                    continue
+                h = Path(tmp) / d.parent.name
+                subprocess.run([a.siren, "triage", "--driver", str(d), "-I", str(model), "--emit-harness", str(h),
+                                "--out", str(h) + ".jsonl", "--bound", "1", "--total-timeout", "60", "--jobs", "1",
+                                "-q"], capture_output=True, text=True)
+                manifest = h / "manifest.jsonl"
+                if manifest.exists() and manifest.read_text():
+                    first = json.loads(manifest.read_text().splitlines()[0])
+                    restat[name] = sir_stats(a.siren, h / first["program"], first.get("clang_args", []))
+                    print(f"{name}: {restat[name].get('sir_shared_vars')} shared", file=sys.stderr)
     with tempfile.TemporaryDirectory() as tmp:
-        for name, d in driver_suite.drivers(a.shared, a.only):
+        for name, d in ([] if a.restat else driver_suite.drivers(a.shared, a.only)):
             work = (Path(a.keep) if a.keep else Path(tmp)) / d.parent.name
             if work.exists():
                 shutil.rmtree(work)
@@ -140,7 +184,8 @@ def main():
                                 if k in base and base[k] != v)
             rows.append(row)
     md = ROOT / "benchmarks" / "TABLE1.md"
-    command = (f"benchmarks/table1.py --bound {a.bound} --total-timeout {a.total_timeout:g}"
+    command = ("benchmarks/table1.py --restat" if a.restat else
+               f"benchmarks/table1.py --bound {a.bound} --total-timeout {a.total_timeout:g}"
                + (f" --only {a.only}" if a.only else "") + (" --append" if a.append else ""))
     kept, commands = existing_rows(md) if a.append else ({}, [])
     for r in rows:
@@ -148,8 +193,9 @@ def main():
     commands.append(command)
     table = [BEGIN, "",
              ", then ".join(f"`{c}`" for c in commands) + " on the 2-core machine, nothing else running. "
-             "*relevant shared*: the shared variables of SIR's dependent pairs that a relevant use reads "
-             "(`sir_relevant_shared_vars`), on the harness named; *pairs*: SIR's dependent pairs: insensitive "
+             "*shared*: the shared variables of SIR's dependent pairs (`sir_shared_vars`); "
+             "*relevant shared*: those a relevant use reads (`sir_relevant_shared_vars`), on the harness named "
+             "(after a `--restat`, these columns and the next two are that binary's); *pairs*: SIR's dependent pairs: insensitive "
              "without invariants (no relevant use reads them; in brackets those with a balanced critical section, "
              "docs/sir.md) / insensitive by the graph / sensitive; *graph ms*: "
              "the transaction graph's time (0: none needed); per reduction: triage CPU seconds (siren and what it "
@@ -157,29 +203,29 @@ def main():
              "UNKNOWN (cut: not reached in the time); *differ*: warnings answered differently by two reductions "
              "(must be 0).",
              "",
-             "| driver | entry points | pairs | harness | relevant shared | SIR pairs: irrelevant (sections) / by graph / sensitive "
-             "| graph ms | none CPU s | none MB | mpor CPU s | mpor MB | sir CPU s | sir MB | sir / mpor CPU "
-             "| verdicts (none; mpor; sir): RACE / NO_RACE / UNKNOWN (cut) | differ |",
-             "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|"]
+             "| " + " | ".join(COLUMNS) + " |",
+             "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|"]
     lines = {}
     for r in rows:
         s = r["stats"]
-        ins, irr = s.get("sir_insensitive_pairs", 0), s.get("sir_irrelevant_pairs", 0)
         runs = r["runs"]
         def vc(red):
             c = runs[red]["counts"]
             no = c["NO_RACE"] + c["NO_RACE_UP_TO_BOUND"] + c["NO_ACCESS"]
             return f"{c['RACE']} / {no} / {c['UNKNOWN']} ({runs[red]['cut']})"
         ratio = runs["sir"]["cpu"] / runs["mpor"]["cpu"] if runs["mpor"]["cpu"] > 0 else 0
-        lines[r["driver"]] = (
-            f"| {r['driver']} | {r['entries']} | {r['pairs']} | {r['harness'][:24]} | "
-            f"{s.get('sir_relevant_shared_vars', '?')} | {irr} ({s.get('sir_section_pairs', '?')}) / {ins - irr} / "
-            f"{s.get('sir_ss_pairs', '?')} | "
-            f"{s.get('sir_graph_ms', '?')} | {runs['none']['cpu']:.1f} | {runs['none']['peak']:.0f} | "
-            f"{runs['mpor']['cpu']:.1f} | {runs['mpor']['peak']:.0f} | {runs['sir']['cpu']:.1f} | "
-            f"{runs['sir']['peak']:.0f} | {ratio:.2f} | {vc('none')}; {vc('mpor')}; {vc('sir')} | {r['differ']} |")
+        cells = {"driver": r["driver"], "entry points": r["entries"], "pairs": r["pairs"],
+                 "harness": r["harness"][:24], "none CPU s": f"{runs['none']['cpu']:.1f}",
+                 "none MB": f"{runs['none']['peak']:.0f}", "mpor CPU s": f"{runs['mpor']['cpu']:.1f}",
+                 "mpor MB": f"{runs['mpor']['peak']:.0f}", "sir CPU s": f"{runs['sir']['cpu']:.1f}",
+                 "sir MB": f"{runs['sir']['peak']:.0f}", "sir / mpor CPU": f"{ratio:.2f}",
+                 VERDICTS: f"{vc('none')}; {vc('mpor')}; {vc('sir')}", "differ": r["differ"]}
+        cells.update(stat_cells(s))
+        lines[r["driver"]] = row_line(cells)
     for name, k in kept.items():
-        lines[name] = k["line"]
+        if a.restat and name in restat:
+            k["cells"].update(stat_cells(restat[name]))
+        lines[name] = row_line(k["cells"])
     table += [lines[name] for name in sorted(lines)]
     tot = lambda red: sum(r["runs"][red]["cpu"] for r in rows) + sum(k["cpu"][red] for k in kept.values())
     differ = sum(r["differ"] for r in rows) + sum(k["differ"] for k in kept.values())

@@ -349,7 +349,8 @@ class Analysis {
               section_pairs_ += section;
               continue;
             }
-            for (const auto& a : ac->cells) shared.insert(a.first);
+            for (const auto& a : ac->cells)  // the cells the pair shares (c's that d touches too)
+              if (all_shared.count(a.first) && by_cell[i].count(a.first)) shared.insert(a.first);
             if (section) {  // the graph's transactions are not the BMC's (§B9.1): sensitive
               pairs_.push_back({l, i, c, d, false});
               continue;
