@@ -29,18 +29,20 @@ std::string first_line(const std::string& s) {
 
 }  // namespace
 
-std::vector<std::string> bodyless_values(const std::vector<ir::TraceRow>& rows) {
+namespace {
+
+// The distinct non-empty values of one TraceRow field over the trace, sorted.
+std::vector<std::string> distinct(const std::vector<ir::TraceRow>& rows, std::string ir::TraceRow::*field) {
   std::set<std::string> fs;
   for (const auto& r : rows)
-    if (!r.nondet_from.empty()) fs.insert(r.nondet_from);
+    if (!(r.*field).empty()) fs.insert(r.*field);
   return {fs.begin(), fs.end()};
 }
 
-std::vector<std::string> object_choices(const std::vector<ir::TraceRow>& rows) {
-  std::set<std::string> fs;
-  for (const auto& r : rows)
-    if (!r.object_from.empty()) fs.insert(r.object_from);
-  return {fs.begin(), fs.end()};
+}  // namespace
+
+std::vector<std::string> bodyless_values(const std::vector<ir::TraceRow>& rows) {
+  return distinct(rows, &ir::TraceRow::nondet_from);
 }
 
 LibraryValues confirm_library_values(const std::string& file, const std::vector<ir::TraceRow>& rows,
@@ -48,7 +50,7 @@ LibraryValues confirm_library_values(const std::string& file, const std::vector<
   LibraryValues lv;
   lv.functions = bodyless_values(rows);
   lv.needed = !lv.functions.empty();
-  lv.objects = object_choices(rows);
+  lv.objects = distinct(rows, &ir::TraceRow::object_from);
   if (!lv.needed && !o.always && lv.objects.empty()) return lv;
   lv.attempted = true;
   const std::string uses = "counterexample uses values returned by " + quoted_list(lv.functions) +

@@ -120,6 +120,26 @@ void Translator::make_external_objects() {
     if (const auto* f = dyn_cast<FunctionDecl>(d); f && f->doesThisDeclarationHaveABody()) walk(f->getBody());
 }
 
+// The globals with external linkage of type `pt`, and its members and elements of one: the
+// addresses a call may return besides the external objects (computed once per type).
+const std::vector<ExprRef>& Translator::global_choices(QualType pt, SourceLocation loc) {
+  const clang::Type* key = pt.getCanonicalType().getUnqualifiedType().getTypePtr();
+  if (auto it = global_choices_.find(key); it != global_choices_.end()) return it->second;
+  std::vector<ExprRef> out;
+  for (const Decl* d : ctx_.getTranslationUnitDecl()->decls()) {
+    const auto* vd = dyn_cast<VarDecl>(d);
+    if (!vd || !vd->hasGlobalStorage() || !vd->isExternallyVisible() || vd->getTLSKind() != VarDecl::TLS_None ||
+        vd->getType()->isIncompleteType() || vd != vd->getCanonicalDecl())
+      continue;
+    std::vector<std::uint64_t> offs;
+    typed_subobjects(vd->getType(), pt, 0, loc, offs);
+    if (offs.empty()) continue;
+    const ObjectId o = object_of(vd);
+    for (std::uint64_t off : offs) out.push_back(em().mk_obj_addr(o, static_cast<std::int64_t>(off)));
+  }
+  return global_choices_.emplace(key, std::move(out)).first->second;
+}
+
 ExprRef Translator::rv_object_choice(const CallExpr* ce, const std::string& name, QualType pt) {
   const SourceLocation loc = ce->getExprLoc();
   make_external_objects();
@@ -133,16 +153,9 @@ ExprRef Translator::rv_object_choice(const CallExpr* ce, const std::string& name
     for (std::uint64_t off : offs) choices.push_back(em().mk_obj_addr(x.obj, static_cast<std::int64_t>(off)));
   }
   if (!own) unsupported(loc, "call to '" + name + "' not seen by the scan of external objects");
-  for (const Decl* d : ctx_.getTranslationUnitDecl()->decls()) {
-    const auto* vd = dyn_cast<VarDecl>(d);
-    if (!vd || !vd->hasGlobalStorage() || !vd->isExternallyVisible() || vd->getTLSKind() != VarDecl::TLS_None ||
-        vd->getType()->isIncompleteType() || vd != vd->getCanonicalDecl() || options_.test_external_objects_distinct)
-      continue;
-    std::vector<std::uint64_t> offs;
-    typed_subobjects(vd->getType(), pt, 0, loc, offs);
-    if (offs.empty()) continue;
-    const ObjectId o = object_of(vd);
-    for (std::uint64_t off : offs) choices.push_back(em().mk_obj_addr(o, static_cast<std::int64_t>(off)));
+  if (!options_.test_external_objects_distinct) {
+    const std::vector<ExprRef>& globals = global_choices(pt, loc);
+    choices.insert(choices.end(), globals.begin(), globals.end());
   }
   if (choices.size() > kMaxChoices)
     unsupported(loc, "call to '" + name + "' returning '" + pt.getAsString() + " *': more than " +

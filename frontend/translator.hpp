@@ -398,6 +398,8 @@ class Translator {
                         std::vector<std::uint64_t>& out);
   void make_external_objects();
   ExprRef rv_object_choice(const CallExpr* ce, const std::string& name, QualType pt);
+  const std::vector<ExprRef>& global_choices(QualType pt, SourceLocation loc);
+  std::map<const clang::Type*, std::vector<ExprRef>> global_choices_;  // per pointee type
   struct ExternalObject {
     const CallExpr* site;
     QualType type;
