@@ -4,8 +4,9 @@
 A test is racy exactly when one of its lines says `RACE!` (the README there: `RACE` without `!`
 is a race Goblint reports that may be spurious, and SV-COMP's export counts it race-free).
 Per test: `siren race TEST -I goblint-races --timeout T --json`; right is UNSAFE on a racy test
-and SAFE or SAFE_UP_TO_BOUND on a race-free one, wrong the opposite, anything else unknown
-(its reason kept). A race-free answer that is SAFE (not up to a bound) is a proof.
+and SAFE or SAFE_UP_TO_BOUND on a race-free one, wrong UNSAFE on a race-free one and SAFE on a
+racy one; SAFE_UP_TO_BOUND on a racy one is counted apart (true within the bounds it states,
+so not wrong by siren's rule, but not right); anything else unknown (its reason kept). A race-free answer that is SAFE (not up to a bound) is a proof.
 
 Writes benchmarks/RACES.md between the markers (the rest of the file is kept).
 
@@ -77,7 +78,8 @@ def run(siren, root, test, timeout, extra=()):
         reason = lines[0]
     ends = [(e.get("file", ""), e.get("line", 0)) for e in (j.get("race", {}).get("first"), j.get("race", {}).get("second"))
             if isinstance(e, dict)]
-    return {"verdict": verdict, "reason": reason, "seconds": round(seconds, 2), "ends": ends}
+    return {"verdict": verdict, "reason": reason, "seconds": round(seconds, 2), "ends": ends,
+            "bounds": j.get("bounds", {}), "engine": j.get("engine", "")}
 
 
 def annotation(test, file, line):
@@ -129,7 +131,7 @@ def main():
     start = time.time()
     if a.rescore:  # the answers of an earlier run (its --out), classified again
         old = {json.loads(l)["test"]: json.loads(l) for l in Path(a.rescore).read_text().splitlines()}
-        keep = ("verdict", "reason", "seconds", "ends")
+        keep = ("verdict", "reason", "seconds", "ends", "bounds", "engine")
         results = [(t, racy(t), {k: old[str(t.relative_to(root))].get(k, []) for k in keep}) for t in tests]
     else:
         results = list(ThreadPoolExecutor(a.jobs).map(
@@ -139,6 +141,8 @@ def main():
         v = r["verdict"]
         if v == "UNSAFE":
             kind = "right" if is_racy else "wrong"
+        elif v == "SAFE_UP_TO_BOUND" and is_racy:
+            kind = "bounded"  # true within its stated bounds (siren's rule: not wrong), not right
         elif v in ("SAFE", "SAFE_UP_TO_BOUND"):
             kind = "wrong" if is_racy else "right"
         else:
@@ -157,6 +161,7 @@ def main():
         count[kind] += 1
         if kind == "right" and v == "SAFE":
             count["proofs"] += 1
+            count["proof:" + (r.get("engine") or "bmc")] += 1
         groups[t.parent.name][kind] += 1  # every kind, so that the row's total is its tests
         rows.append({"test": rel, "racy": is_racy, "kind": kind, **r})
     if a.out:
@@ -168,18 +173,24 @@ def main():
                 f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(start))}, {time.time() - start:.0f} s wall, ")
              + "2-core machine, nothing else running).", "",
              f"**{count['right']} of {n} right ({100 * count['right'] / n:.0f}%), {count['wrong']} wrong, "
-             f"{count['unknown']} unknown**, and {count['annotation']} where the annotation rule disagrees with "
+             f"{count['unknown']} unknown**, {count['bounded']} racy answered SAFE up to a bound it states (the race "
+             f"needs more threads or steps; not wrong by siren's rule, not right; listed below), and {count['annotation']} where the annotation rule disagrees with "
              f"the program (read by hand, listed below; by the rule alone they would be wrong). Race-free answers "
-             f"that are proofs (SAFE, not up to a bound): {count['proofs']}. Of the {sum(1 for r in rows if r['verdict'] == 'UNSAFE')} "
+             f"that are proofs (SAFE, not up to a bound): {count['proofs']} (by the thread-modular proof for any number of threads "
+             f"{count['proof:modular']}, the explicit-state search {count['proof:explicit']}, the BMC's completeness "
+             f"check {count['proof:bmc']}). Of the {sum(1 for r in rows if r['verdict'] == 'UNSAFE')} "
              f"races reported, **{count['norace_access']} at an access annotated NORACE** (must be 0; listed below) and "
              f"{count['at_race_lines']} between two accesses annotated RACE! or RACE (the rest reach an access without "
              f"an annotation, such as a line an annotated one calls).", "",
-             "| group | tests | right | wrong | annotation disagrees | unknown |", "|---|---:|---:|---:|---:|---:|"]
+             "| group | tests | right | wrong | annotation disagrees | racy, SAFE up to bound | unknown |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
     for g in sorted(groups):
         c = groups[g]
-        lines.append(f"| {g} | {sum(c.values())} | {c['right']} | {c['wrong']} | {c['annotation']} | {c['unknown']} |")
+        lines.append(f"| {g} | {sum(c.values())} | {c['right']} | {c['wrong']} | {c['annotation']} | {c['bounded']} | {c['unknown']} |")
     lines += ["", "Wrong answers (test, expected by the annotations, answer):", ""]
     lines += [f"- `{r['test']}`: {'racy' if r['racy'] else 'race-free'}, {r['verdict']}" for r in rows if r["kind"] == "wrong"] or ["- none"]
+    lines += ["", "Racy tests answered SAFE up to a bound (the bound it states):", ""]
+    lines += [f"- `{r['test']}`: {r.get('bounds', '?')}" for r in rows if r["kind"] == "bounded"] or ["- none"]
     lines += ["", "Races reported at an access annotated NORACE (test, the two lines and their annotations):", ""]
     lines += [f"- `{r['test']}`: " + ", ".join(f"{Path(f).name}:{l} ({m or 'none'})" for (f, l), m in zip(r["ends"], r["marks"]))
               for r in rows if "NORACE" in r.get("marks", []) and r["test"] not in ANNOTATION_DISAGREES] or ["- none"]

@@ -27,6 +27,11 @@ bool capacity_reached(const std::string& unknown_reason) {
          unknown_reason.find("(or an access past the modelled capacity of ") != std::string::npos;
 }
 
+bool heap_slots_reached(const std::string& unknown_reason) {
+  return unknown_reason.find("heap: call site executed more than once") != std::string::npos ||
+         unknown_reason.find("heap: malloc site executed more than ") != std::string::npos;
+}
+
 bool check_explicit(const ir::ThreadModel& tm, const CheckOptions& options, CheckResult& res) {
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();

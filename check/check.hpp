@@ -26,6 +26,12 @@ bool thread_limit_reached(const CheckResult& r);
 /// with "(or an access past the modelled capacity of N elements ...)".)
 bool capacity_reached(const std::string& unknown_reason);
 
+/// Is an UNKNOWN reason (or its "(also: ...)") a malloc site executed more often than it has
+/// objects (ir::ThreadModelOptions::heap_slots)? check and race then load the program again
+/// with 16 times as many, to kMaxHeapSlots, while time is left.
+bool heap_slots_reached(const std::string& unknown_reason);
+inline constexpr unsigned kMaxHeapSlots = 256;
+
 /// The explicit-state part of --engine explicit / auto (explicit/search.hpp) on its own: fills
 /// `res` and returns true when that is the final answer (UNSAFE with a replayed trace, SAFE, or
 /// an answer BMC cannot improve on); false when BMC should run next (auto).

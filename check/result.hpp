@@ -49,8 +49,9 @@ inline const char* verdict_name(Verdict v) {
 ///            explicit search answers programs whose reachable state space is small (including
 ///            SAFE for programs with infinite executions, which BMC can never prove); BMC answers
 ///            programs with wide nondet inputs and deep state spaces.
-/// The defaults are `siren check`'s (its options are bound to these fields). Race and reach
-/// queries (race/) use the BMC whatever `engine` says.
+/// The defaults are `siren check`'s (its options are bound to these fields). `siren race`
+/// (race::check_race) under `auto` runs the explicit-state search for a racy state with the
+/// same shares, then BMC; reach queries and triage use the BMC whatever `engine` says.
 struct CheckOptions {
   std::string engine = "auto";
   double explicit_share = 0.8;
@@ -62,6 +63,9 @@ struct CheckOptions {
   /// TEST ONLY: that proof ignores the other threads' steps (modular::ModularOptions::
   /// test_no_interference, deliberately unsound; siren-fuzz --test-modular-no-interference).
   bool test_modular_no_interference = false;
+  /// TEST ONLY (`siren race --test-race-search-writes-only`): race::search_race counts only
+  /// write/write pairs (deliberately broken: read/write races are missed, a wrong SAFE).
+  bool test_race_search_writes_only = false;
   std::size_t explicit_memory_mb = 4096;
   unsigned bound = 200;             // K: executions of at most K steps are explored
   std::string reduction = "sir";    // reduction/scheduler_constraints.hpp names

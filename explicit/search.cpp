@@ -546,7 +546,10 @@ class Search {
       const StepResult res = in_.step(next, step);
       if (res.outcome == StepOutcome::Error) {
         if (res.error_kind == AssertKind::Property) {
-          record_error(from, step, chosen, res);
+          if (o_.target) continue;  // the execution ends; an assertion is not the property
+          found_ = true;
+          r_.error_message = res.error_message;
+          record_path(from, &step, chosen);
           return false;
         }
         if (!r_.other_error)
@@ -571,12 +574,11 @@ class Search {
     return true;
   }
 
-  /// The schedule to the error and the values of every indeterminate cell it chose.
-  void record_error(std::uint32_t from, const Step& last, const std::vector<Choice>& last_choices,
-                    const StepResult& res) {
-    found_ = true;
-    r_.error_message = res.error_message;
-    std::vector<Step> trace{last};
+  /// The schedule to state `from` (then `last`, when given) and the values of every
+  /// indeterminate cell it chose.
+  void record_path(std::uint32_t from, const Step* last, const std::vector<Choice>& last_choices) {
+    std::vector<Step> trace;
+    if (last) trace.push_back(*last);
     std::vector<Choice> choices = last_choices;
     for (std::uint32_t n = from; thread_[n] != kRoot; n = parent_[n]) {
       Step st{thread_[n], {}};
@@ -705,6 +707,23 @@ class Search {
     return -1;
   }
 
+  /// SearchOptions::target in `s`, with the threads whose next step reads an unchosen
+  /// indeterminate cell left out (and the search then unable to answer Safe).
+  bool target_holds(const State& s, const std::uint64_t* row) {
+    settled_.assign(tm_.threads.size(), 1);
+    std::vector<std::size_t> reads, writes;
+    for (ThreadId t = 0; t < tm_.threads.size(); ++t) {
+      const ThreadState& ts = s.threads[t];
+      if (s.terminated || !ts.started || ts.finished || ts.pc >= tm_.threads[t].code.size()) continue;
+      untouched_accesses(nd_relevant_accesses(s, t), row, reads, writes);
+      if (!reads.empty()) {
+        settled_[t] = 0;
+        r_.target_unsettled = true;
+      }
+    }
+    return o_.target(s, settled_);
+  }
+
   /// Expands state i (decoded into `s`): adds its successors (one ample set when the reduction
   /// applies) to the store; `fresh` gets the ones that were new. Returns false when a Property
   /// error was found. The cycle proviso: the ample set is used only if none of its successors
@@ -712,6 +731,11 @@ class Search {
   bool expand(std::uint32_t i, const State& s, const std::uint64_t* row, std::vector<std::uint32_t>& fresh) {
     fresh.clear();
     ++r_.expanded;
+    if (o_.target && target_holds(s, row)) {
+      found_ = true;
+      record_path(i, nullptr, {});
+      return false;
+    }
     if (tm_.thread_bound > 0 && !r_.thread_cut)
       for (ThreadId t = 0; t < tm_.threads.size(); ++t) {
         const ThreadState& ts = s.threads[t];
@@ -808,6 +832,9 @@ class Search {
     } else if (r_.other_error) {
       r_.verdict = SearchVerdict::Unknown;
       r_.reason = *r_.other_error;
+    } else if (r_.target_unsettled) {
+      r_.verdict = SearchVerdict::Unknown;
+      r_.reason = "a next access reads an indeterminate value not chosen yet";
     } else if (r_.nondet_restricted) {
       r_.verdict = SearchVerdict::Unknown;
       r_.reason = "nondet values restricted to " + std::to_string(o_.nondet_min) + ".." + std::to_string(o_.nondet_max);
@@ -836,6 +863,7 @@ class Search {
   bool depth_first_ = true;
   std::vector<char> on_stack_;  // depth-first: [state] on the DFS stack
   std::vector<Succ> succ_;
+  std::vector<char> settled_;  // target_holds: [thread]
   SearchResult r_;
 };
 

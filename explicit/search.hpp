@@ -27,6 +27,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +48,19 @@ struct SearchOptions {
   /// Also singleton ample sets of visible steps that conflict with nothing another unfinished
   /// thread can still execute (a static summary of the rest of its code; Search::ample_thread).
   bool por_visible = true;
+  /// A state property searched for instead of Property errors (`siren race`: two threads'
+  /// next steps race). The first visited state where it holds ends the search as Unsafe, its
+  /// error_trace leading to that state (no error step after it). `settled[t]` is 0 when thread
+  /// t's next step reads an indeterminate cell whose value is not chosen yet (its address
+  /// operands then mean nothing in the state): `target` must ignore that thread's next step,
+  /// and the search no longer answers Safe (SearchResult::target_unsettled). A Property
+  /// error ends its execution without being reported (an assertion is not the property).
+  /// Every reachable state where the property holds is kept by the partial-order reduction
+  /// when the property is one of next steps' memory accesses: an ample step of one thread
+  /// reads or writes nothing another thread can still access, so it changes neither the other
+  /// threads' next steps nor their addresses, and a state of the full graph where some pair
+  /// holds is matched by one of the reduced graph where a pair holds (docs/semantics.md).
+  std::function<bool(const ir::State&, const std::vector<char>& settled)> target;
 };
 
 enum class SearchVerdict {
@@ -66,7 +80,11 @@ struct SearchResult {
   /// A visited state has a thread blocked by the thread bound (ir::is_thread_bound_cut): SAFE
   /// holds only up to ir::ThreadModel::thread_bound threads.
   bool thread_cut = false;
-  // Unsafe: the error as replay() takes it, error step last.
+  /// SearchOptions::target: some visited state had a thread whose next step read an unchosen
+  /// indeterminate cell, so the target was not evaluated for it there: never Safe.
+  bool target_unsettled = false;
+  // Unsafe: the error as replay() takes it, error step last (with a target: the path to the
+  // state where it holds, no error step).
   std::vector<ir::Value> error_initial_nondet;
   std::vector<ir::Step> error_trace;
   std::string error_message;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cassert>
 #include <deque>
+#include <map>
 #include <sstream>
 #include <unordered_map>
 
@@ -527,17 +528,29 @@ ThreadModel build_thread_model(const Program& program, const ThreadModelOptions&
     std::vector<Instr> out;
     std::vector<std::uint32_t> newpos(tc.code.size() + 1, 0);
     std::unordered_map<std::size_t, std::size_t> site_index;
-    for (std::size_t i = 0; i < nsites; ++i) {
-      site_index[b.create_sites[i]] = i;
+    std::vector<char> final_target;  // [out index] a Goto whose target is already final
+    // A new u32 local, set to 0 at the thread's start.
+    auto zero_counter = [&](std::string name, const char* text) {
       const LocalId counter = static_cast<LocalId>(tc.locals.size());
-      tc.locals.push_back({"create#" + std::to_string(i + 1), Type::integer(32, false)});
+      tc.locals.push_back({std::move(name), Type::integer(32, false)});
       Instr init;
       init.kind = InstrKind::Assign;
       init.loc = tc.code.empty() ? SourceLoc{} : tc.code[0].loc;
-      init.text = "create site counter";
+      init.text = text;
       init.lhs = counter;
       init.a = tm.exprs().mk_int(Type::integer(32, false), 0);
       out.push_back(std::move(init));
+      return counter;
+    };
+    // Malloc sites on a cycle, with more than one heap slot: a counter each.
+    std::map<std::size_t, LocalId> heap_counter;
+    if (options.heap_slots > 1)
+      for (std::size_t i = 0; i < tc.code.size(); ++i)
+        if (tc.code[i].kind == InstrKind::Malloc && on_cycle(succ, static_cast<std::uint32_t>(i)))
+          heap_counter[i] = zero_counter("malloc#" + std::to_string(heap_counter.size() + 1), "malloc site counter");
+    for (std::size_t i = 0; i < nsites; ++i) {
+      site_index[b.create_sites[i]] = i;
+      const LocalId counter = zero_counter("create#" + std::to_string(i + 1), "create site counter");
       Instr& site = tc.code[b.create_sites[i]];
       site.lhs = counter;
       for (unsigned s = 0; s < slots[i]; ++s) {
@@ -581,11 +594,62 @@ ThreadModel build_thread_model(const Program& program, const ThreadModelOptions&
           out.push_back(std::move(as));
         }
       }
+      if (auto it = heap_counter.find(i); it != heap_counter.end()) {
+        // The site's n-th execution allocates its n-th object: per slot, a test of the counter,
+        // the Malloc of that slot's copy and a jump to the increment; after the last, the Limit.
+        const Instr& site = tc.code[i];
+        const Type u32 = Type::integer(32, false);
+        const ExprRef cnt = tm.exprs().mk_local(u32, it->second);
+        const std::size_t start = out.size(), n = options.heap_slots;
+        const auto end = static_cast<std::uint32_t>(start + 3 * n + 1);
+        for (std::size_t k = 0; k < n; ++k) {
+          Instr test = site;
+          test.kind = InstrKind::Goto;
+          test.lhs = kNoLocal;
+          test.a = tm.exprs().mk_binary(Op::Ne, cnt, tm.exprs().mk_int(u32, k));
+          test.target = static_cast<std::uint32_t>(start + 3 * (k + 1));
+          out.push_back(std::move(test));
+          Instr alloc = site;
+          if (k > 0) {
+            Object copy = tm.objects[site.obj];
+            copy.name += "#" + std::to_string(k + 1);
+            copy.id = static_cast<ObjectId>(tm.objects.size());
+            tm.objects.push_back(std::move(copy));
+            alloc.obj = tm.objects.back().id;
+          }
+          out.push_back(std::move(alloc));
+          Instr jump = site;
+          jump.kind = InstrKind::Goto;
+          jump.lhs = kNoLocal;
+          jump.a = tm.exprs().mk_true();
+          jump.target = end;
+          out.push_back(std::move(jump));
+        }
+        Instr limit = site;
+        limit.kind = InstrKind::Assert;
+        limit.lhs = kNoLocal;
+        limit.assert_kind = AssertKind::Limit;
+        limit.a = tm.exprs().mk_false();
+        limit.message = "heap: malloc site executed more than " + std::to_string(n) + " times";
+        out.push_back(std::move(limit));
+        Instr inc = site;
+        inc.kind = InstrKind::Assign;
+        inc.lhs = it->second;
+        inc.a = tm.exprs().mk_binary(Op::Add, cnt, tm.exprs().mk_int(u32, 1));
+        inc.text = "malloc site counter";
+        out.push_back(std::move(inc));
+        final_target.resize(out.size(), 0);
+        for (std::size_t k = 0; k < n; ++k) final_target[start + 3 * k] = final_target[start + 3 * k + 2] = 1;
+        tm.limited = true;
+        continue;
+      }
       out.push_back(tc.code[i]);
     }
     newpos[tc.code.size()] = static_cast<std::uint32_t>(out.size());
-    for (Instr& in : out)
-      if (in.kind == InstrKind::Goto) in.target = newpos[std::min<std::size_t>(in.target, tc.code.size())];
+    final_target.resize(out.size(), 0);
+    for (std::size_t j = 0; j < out.size(); ++j)
+      if (out[j].kind == InstrKind::Goto && !final_target[j])
+        out[j].target = newpos[std::min<std::size_t>(out[j].target, tc.code.size())];
     tc.code = std::move(out);
     drop_dead_havocs(tc);
     tm.threads[tid] = std::move(tc);

@@ -33,6 +33,12 @@ struct ThreadModelOptions {
   /// at most max_threads threads, each cut where one more thread would be created
   /// (ThreadModel::thread_bound; `siren check`'s bounded answers, issue 22).
   bool block_at_thread_limit = false;
+  /// Objects per `malloc` call site on a CFG cycle: the site's i-th execution allocates its
+  /// i-th copy of the object, one more execution than that is an Assert[Limit] ("heap: malloc
+  /// site executed more than N times"). 1: one object, the execution after it fails in the
+  /// Malloc itself ("heap: call site executed more than once"). check and race grow it after
+  /// an UNKNOWN at that limit (check::heap_slots_reached).
+  unsigned heap_slots = 1;
 };
 
 class ThreadModel {

@@ -98,7 +98,8 @@ struct Transition {
 
 class Analysis {
  public:
-  Analysis(const ThreadModel& tm, const ModularOptions& o) : tm_(tm), o_(o), in_(tm) {}
+  Analysis(const ThreadModel& tm, const ModularOptions& o, const RaceFreedomQuery* race = nullptr)
+      : tm_(tm), o_(o), in_(tm), race_(race) {}
 
   ModularResult run() {
     const auto start = clock::now();
@@ -107,7 +108,7 @@ class Analysis {
       for (;;) {
         const Outcome out = fixpoint();
         if (out != Outcome::Restart) {
-          r.proven = out == Outcome::Fixpoint;
+          r.proven = out == Outcome::Fixpoint && (!race_ || no_racing_pair());
           break;
         }
         ++restarts_;
@@ -120,6 +121,7 @@ class Analysis {
     r.kinds = static_cast<unsigned>(kinds_.size());
     r.lock_cells = static_cast<unsigned>(locks_.size());
     r.restarts = restarts_;
+    r.pairs_compared = compared_;
     r.seconds = std::chrono::duration<double>(clock::now() - start).count();
     return r;
   }
@@ -137,6 +139,17 @@ class Analysis {
 
   bool setup() {
     if (tm_.threads.empty()) return fail("no main function");
+    if (race_) {
+      for (const ThreadCode& tc : tm_.threads)
+        for (const Instr& in : tc.code)
+          if (in.kind == InstrKind::AtomicBegin)
+            return fail(at(in) + ": unsupported by the thread-modular race proof: an atomic section");
+      accesses_at_.resize(tm_.threads.size());
+      for (std::size_t t = 0; t < tm_.threads.size(); ++t) accesses_at_[t].resize(tm_.threads[t].code.size());
+      for (const Access& a : race_->accesses)
+        if (a.thread < tm_.threads.size() && a.pc < accesses_at_[a.thread].size())
+          accesses_at_[a.thread][a.pc].push_back(a);
+    }
     kinds_.push_back({});
     kind_of_tid_[0] = 0;
     for (const Instr& in : tm_.threads[0].code) {
@@ -688,6 +701,7 @@ class Analysis {
         Frame g{f.s, f.steps + 1, f.created};
         const StepResult r = in_.step(g.s, Step{t, {v}});
         if (r.outcome == StepOutcome::Error) {
+          if (race_ && r.error_kind == AssertKind::Property) continue;  // ends its execution
           const char* what = r.error_kind == AssertKind::Property    ? "possible violation"
                              : r.error_kind == AssertKind::MemSafety ? "possible memory-safety error"
                                                                      : "modelling limit";
@@ -719,6 +733,57 @@ class Analysis {
         if (sc.has_local) sc.l = local_row(k, g.s, flags);
         sc.created = std::move(g.created);
         out.push_back(std::move(sc));
+      }
+    }
+    return true;
+  }
+
+  // ---- race-freedom: no two pairs of one shared state at a racy pair of next accesses -------
+
+  // The data cells (object << 32 | cell) that kind k's thread's next step accesses in the state
+  // built from (g, l), each with whether it writes.
+  void next_cells(std::uint32_t kind, const Row& g, const Row& l, std::vector<std::pair<std::uint64_t, bool>>& out) {
+    out.clear();
+    const ThreadId t = kinds_[kind].tid;
+    const State s = build(kinds_[kind], g, l);
+    const ThreadState& ts = s.threads[t];
+    if (!ts.started || ts.finished || ts.pc >= accesses_at_[t].size()) return;
+    for (const Access& a : accesses_at_[t][ts.pc]) {
+      const Value p = in_.eval(s, t, a.addr);
+      const auto cell = in_.cell_of(s, p);
+      // Only shared objects: an object a kind owns is each instance's own (pointers()).
+      if (!cell || p.obj >= shared_obj_.size() || !shared_obj_[p.obj] || !race_->is_data(p.obj, *cell)) continue;
+      out.push_back({(std::uint64_t{p.obj} << 32) | *cell, a.write});
+    }
+  }
+
+  bool no_racing_pair() {
+    std::vector<std::vector<std::pair<std::uint64_t, bool>>> cells;
+    for (std::uint32_t g = 0; g < by_g_.size(); ++g) {
+      const auto& entries = by_g_[g];
+      cells.resize(entries.size());
+      for (std::size_t i = 0; i < entries.size(); ++i)
+        next_cells(entries[i].first, shared_.row(g), locals_.row(entries[i].second), cells[i]);
+      for (std::size_t i = 0; i < entries.size(); ++i) {
+        if (cells[i].empty()) continue;
+        if ((compared_ & 1023) == 0 && o_.deadline && clock::now() >= *o_.deadline) return fail("timeout");
+        for (std::size_t j = i; j < entries.size(); ++j) {
+          const auto [k1, l1] = entries[i];
+          const auto [k2, l2] = entries[j];
+          if (k1 == 0 && k2 == 0) continue;  // main is one thread
+          if ((flags_of(locals_.row(l1)) & flags_of(locals_.row(l2))) != 0) continue;  // one lock cell
+          ++compared_;
+          for (const auto& [c1, w1] : cells[i])
+            for (const auto& [c2, w2] : cells[j])
+              if (c1 == c2 && (w1 || w2)) {
+                const ThreadId t1 = kinds_[k1].tid, t2 = kinds_[k2].tid;
+                const State s1 = build(kinds_[k1], shared_.row(g), locals_.row(l1));
+                const State s2 = build(kinds_[k2], shared_.row(g), locals_.row(l2));
+                return fail(at(tm_.threads[t1].code[s1.threads[t1].pc]) + " and " +
+                            at(tm_.threads[t2].code[s2.threads[t2].pc]) +
+                            ": possible data race in the thread-modular abstraction (not a proof either way)");
+              }
+        }
       }
     }
     return true;
@@ -847,12 +912,20 @@ class Analysis {
   std::deque<std::array<std::uint32_t, 3>> work_;
   std::size_t transitions_ = 0;
   unsigned restarts_ = 0;
+  const RaceFreedomQuery* race_ = nullptr;
+  std::vector<std::vector<std::vector<Access>>> accesses_at_;  // race_: [thread][pc]
+  std::size_t compared_ = 0;
 };
 
 }  // namespace
 
 ModularResult prove_any_number_of_threads(const ir::ThreadModel& tm, const ModularOptions& options) {
   return Analysis(tm, options).run();
+}
+
+ModularResult prove_race_freedom(const ir::ThreadModel& tm, const RaceFreedomQuery& query,
+                                 const ModularOptions& options) {
+  return Analysis(tm, options, &query).run();
 }
 
 }  // namespace siren::modular

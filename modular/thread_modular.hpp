@@ -31,6 +31,8 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -54,10 +56,27 @@ struct ModularResult {
   std::size_t pairs = 0;           // (kind, shared, local) triples in R
   std::size_t shared_states = 0;   // distinct shared states
   std::size_t transitions = 0;     // distinct guarantee transitions
+  std::size_t pairs_compared = 0;  // prove_race_freedom: (g, l1), (g, l2) pairs whose accesses were compared
   unsigned kinds = 0;              // main + one per create site
   unsigned lock_cells = 0;         // cells whose ownership was kept (mutual exclusion)
   unsigned restarts = 0;           // fixpoints restarted after a cell broke the lock discipline
   double seconds = 0;
+};
+
+/// One data access of instruction `pc` of `thread` (race::RaceAccess's shape; modular/ sees
+/// only ir/): `addr` is evaluated in the state before the step.
+struct Access {
+  ir::ThreadId thread = 0;
+  std::uint32_t pc = 0;
+  ir::ExprRef addr = nullptr;
+  bool write = false;
+};
+
+/// What a race-freedom proof checks: the data accesses of every instruction, and which cells
+/// count as data (race::is_data_cell).
+struct RaceFreedomQuery {
+  std::vector<Access> accesses;
+  std::function<bool(ir::ObjectId, std::uint32_t)> is_data;
 };
 
 /// The method's name, as `siren check --json` reports it.
@@ -67,5 +86,23 @@ inline constexpr const char* kMethod = "thread-modular reachability (Flanagan-Qa
 /// create sites start. `tm` is any thread model of the program in which every create site of
 /// main has at least one instance slot (the first slot's code stands for every instance).
 ModularResult prove_any_number_of_threads(const ir::ThreadModel& tm, const ModularOptions& options = {});
+
+/// The race-freedom proof's name (`siren race --json`'s "method").
+inline constexpr const char* kRaceMethod =
+    "thread-modular race-freedom (Flanagan-Qadeer reachability with lock ownership)";
+
+/// Tries to prove that no two threads' next steps ever race, whatever the number of threads
+/// the create sites start (issue 43). The same fixpoint as above (an assertion is not the
+/// property here: a failing one ends its execution); then, for every shared state g and every
+/// two pairs (g, l1) of kind k1 and (g, l2) of kind k2 in R (not both main; k1 = k2 is two
+/// instances of one kind, also with l1 = l2) whose held lock cells are disjoint, no access of
+/// l1's next step and one of l2's may touch one data cell with one of them writing. Sound: in
+/// any execution, two threads u, v standing at a racy pair in state σ have (shared(σ), l_u) and
+/// (shared(σ), l_v) in R (the invariant of docs/unbounded-threads.md), hold disjoint lock cells
+/// (the lock invariant), and the addresses are evaluated exactly (addresses are in the cone of
+/// influence). Programs with atomic sections are not handled (a thread inside one stands at
+/// all of its accesses): "not proven".
+ModularResult prove_race_freedom(const ir::ThreadModel& tm, const RaceFreedomQuery& query,
+                                 const ModularOptions& options = {});
 
 }  // namespace siren::modular

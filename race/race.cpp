@@ -2,6 +2,8 @@
 #include "race/race.hpp"
 
 #include "encoder/engine.hpp"
+#include "explicit/search.hpp"
+#include "modular/thread_modular.hpp"
 #include "ir/access.hpp"
 #include "ir/cfg.hpp"
 #include "reduction/scheduler_constraints.hpp"
@@ -237,26 +239,19 @@ Term RaceSession::query_term(const RaceQuery& q, unsigned k) {
   return T.mk_or(out);
 }
 
-void RaceSession::extract(unsigned k, const RaceQuery& q, RaceAnswer& ans) {
-  Engine& e = *e_;
+/// The answer of query `q` from a schedule that should reach a state where it holds (the
+/// BMC's model, the explicit search's path): replayed by the concrete interpreter, the trace
+/// rows from the replay, the final state checked (racing_pair, or the control targets).
+void replay_answer(const ir::ThreadModel& tm, const RaceQuery& q, const std::vector<ir::Value>& initial,
+                   const std::vector<ir::Step>& schedule, RaceAnswer& ans) {
   auto internal = [&](std::string why) {
     ans.verdict = Verdict::Unknown;
     ans.internal_error = true;
     ans.reason = std::string("internal error: ") + (q.control.empty() ? "race witness" : "schedule to the control state") + " did not replay (" + why + ")";
     ans.trace.clear();
   };
-  std::vector<ir::Value> initial;
-  for (const auto& o : tm_.objects) {
-    if (o.kind == ir::ObjectKind::Heap) continue;
-    for (std::size_t c = 0; c < o.cells.size(); ++c)
-      if (o.cells[c].init_nondet) initial.push_back(e.model_value(e.nondet_init[o.id][c], o.cells[c].type));
-  }
-  std::vector<ir::Step> schedule;
-  std::string why;
-  if (!e.schedule_of(k, schedule, why)) return internal(why);
-
   // Replay step by step (trace rows come from the replay, never from the model).
-  ir::Interpreter interp(tm_);
+  ir::Interpreter interp(tm);
   ir::State state = interp.initial_state(initial);
   ans.trace.clear();
   ans.schedule.clear();
@@ -264,17 +259,17 @@ void RaceSession::extract(unsigned k, const RaceQuery& q, RaceAnswer& ans) {
     const ir::State before = state;
     const ir::StepResult r = interp.step(state, schedule[j]);
     if (r.outcome != ir::StepOutcome::Ok) return internal(fmt::format("step {} did not execute", j + 1));
-    ans.trace.push_back(ir::make_trace_row(tm_, interp, static_cast<unsigned>(j + 1), schedule[j], r, before, state));
+    ans.trace.push_back(ir::make_trace_row(tm, interp, static_cast<unsigned>(j + 1), schedule[j], r, before, state));
     ans.schedule.push_back(schedule[j].thread);
   }
 
   if (!q.control.empty()) {  // a control-state query: every listed thread at one of its pcs
     for (const ControlTarget& c : q.control) {
       const auto& ts = state.threads[c.thread];
-      const std::uint32_t at = ts.finished ? static_cast<std::uint32_t>(tm_.threads[c.thread].code.size()) : ts.pc;
+      const std::uint32_t at = ts.finished ? static_cast<std::uint32_t>(tm.threads[c.thread].code.size()) : ts.pc;
       if (!ts.started || std::find(c.pcs.begin(), c.pcs.end(), at) == c.pcs.end())
         return internal(fmt::format("thread {} is not at a target location in the final state",
-                                    tm_.threads[c.thread].name));
+                                    tm.threads[c.thread].name));
     }
     ans.verdict = Verdict::Unsafe;
     ans.bound = static_cast<unsigned>(schedule.size());
@@ -283,7 +278,7 @@ void RaceSession::extract(unsigned k, const RaceQuery& q, RaceAnswer& ans) {
 
   // The racy state, checked concretely (racing_pair).
   if (state.terminated) return internal("the program has terminated in the final state");
-  if (auto pair = racing_pair(tm_, interp, state, q.first, q.second)) {
+  if (auto pair = racing_pair(tm, interp, state, q.first, q.second)) {
     ans.first = std::move(pair->first);
     ans.second = std::move(pair->second);
     ans.verdict = Verdict::Unsafe;
@@ -291,7 +286,7 @@ void RaceSession::extract(unsigned k, const RaceQuery& q, RaceAnswer& ans) {
     // An access the kernel model gives a function without a body (it may read or write there,
     // or not): the race cannot be replayed natively, nor shown to happen in the kernel.
     for (const RaceEnd* end : {&ans.first, &ans.second}) {
-      const std::string& m = tm_.threads[end->thread].code[end->pc].message;
+      const std::string& m = tm.threads[end->thread].code[end->pc].message;
       const std::string mark = ir::kKernelModelAccess;
       if (m.rfind(mark, 0) == 0) {
         ans.verdict = Verdict::Unknown;
@@ -306,6 +301,26 @@ void RaceSession::extract(unsigned k, const RaceQuery& q, RaceAnswer& ans) {
     return;
   }
   internal("no conflicting pair of next accesses in the final state");
+}
+
+void RaceSession::extract(unsigned k, const RaceQuery& q, RaceAnswer& ans) {
+  Engine& e = *e_;
+  std::vector<ir::Value> initial;
+  for (const auto& o : tm_.objects) {
+    if (o.kind == ir::ObjectKind::Heap) continue;
+    for (std::size_t c = 0; c < o.cells.size(); ++c)
+      if (o.cells[c].init_nondet) initial.push_back(e.model_value(e.nondet_init[o.id][c], o.cells[c].type));
+  }
+  std::vector<ir::Step> schedule;
+  std::string why;
+  if (!e.schedule_of(k, schedule, why)) {
+    ans.verdict = Verdict::Unknown;
+    ans.internal_error = true;
+    ans.reason = std::string("internal error: ") + (q.control.empty() ? "race witness" : "schedule to the control state") + " did not replay (" + why + ")";
+    ans.trace.clear();
+    return;
+  }
+  replay_answer(tm_, q, initial, schedule, ans);
 }
 
 void RaceSession::run(const std::vector<RaceQuery>& qs,
@@ -645,7 +660,109 @@ RaceAnswer check_reach(const ir::ThreadModel& tm, const CheckOptions& options,
   return solve_one(tm, std::move(q), options, stats);
 }
 
-RaceAnswer check_race(const ir::ThreadModel& tm, const CheckOptions& options, CheckStats* stats) {
+std::optional<RaceAnswer> search_race(const ir::ThreadModel& tm, const RaceSearchLimits& limits) {
+  const auto start = std::chrono::steady_clock::now();
+  RaceQuery q;
+  q.first = all_data_accesses(tm);
+  if (limits.test_writes_only) std::erase_if(q.first, [](const RaceAccess& a) { return !a.write; });
+  // The accesses of each (thread, pc): a state's candidates are its threads' next steps'.
+  std::vector<std::vector<std::vector<RaceAccess>>> at(tm.threads.size());
+  for (ir::ThreadId t = 0; t < tm.threads.size(); ++t) at[t].resize(tm.threads[t].code.size());
+  for (const RaceAccess& a : q.first) at[a.thread][a.pc].push_back(a);
+  ir::Interpreter interp(tm);
+  std::vector<RaceAccess> next;
+  explicit_state::SearchOptions so;
+  so.deadline = limits.deadline;
+  so.restricted_deadline = limits.restricted_deadline;
+  so.max_memory_mb = limits.memory_mb;
+  so.target = [&](const ir::State& s, const std::vector<char>& settled) {
+    next.clear();
+    unsigned movers = 0;
+    for (ir::ThreadId t = 0; t < tm.threads.size(); ++t) {
+      const auto& ts = s.threads[t];
+      if (!settled[t] || !ts.started || ts.finished || ts.pc >= at[t].size() || at[t][ts.pc].empty()) continue;
+      next.insert(next.end(), at[t][ts.pc].begin(), at[t][ts.pc].end());
+      ++movers;
+    }
+    return movers >= 2 && racing_pair(tm, interp, s, next, {}).has_value();
+  };
+  const explicit_state::SearchResult sr = explicit_state::search(tm, so);
+  RaceAnswer ans;
+  ans.engine = "explicit";
+  switch (sr.verdict) {
+    case explicit_state::SearchVerdict::Unsafe:
+      replay_answer(tm, q, sr.error_initial_nondet, sr.error_trace, ans);
+      break;
+    case explicit_state::SearchVerdict::Safe:
+      ans.verdict = Verdict::Safe;
+      ans.method = "explicit-state search: every reachable state visited";
+      if (sr.thread_cut && tm.thread_bound) {
+        ans.verdict = Verdict::SafeUpToBound;
+        ans.thread_bound = tm.thread_bound;
+        ans.steps_bounded = false;
+      }
+      break;
+    case explicit_state::SearchVerdict::Unknown:
+      if (!sr.exhausted || !sr.other_error) return std::nullopt;
+      ans.verdict = Verdict::Unknown;
+      ans.reason = *sr.other_error;
+      break;
+  }
+  ans.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return ans;
+}
+
+RaceAnswer check_race(const ir::ThreadModel& tm, const CheckOptions& options, CheckStats* stats,
+                      const ir::ThreadModel* search_tm) {
+  using clock = std::chrono::steady_clock;
+  if ((options.engine == "auto" && search_tm) || options.engine == "modular") {
+    modular::RaceFreedomQuery rq;
+    for (const RaceAccess& a : all_data_accesses(tm)) rq.accesses.push_back({a.thread, a.pc, a.addr, a.write});
+    rq.is_data = [&](ir::ObjectId o, std::uint32_t c) { return is_data_cell(tm, o, c); };
+    modular::ModularOptions mo;
+    mo.test_no_interference = options.test_modular_no_interference;
+    if (options.deadline)
+      mo.deadline = options.engine == "modular" ? *options.deadline
+                                                : clock::now() + std::chrono::duration_cast<clock::duration>(
+                                                                     (*options.deadline - clock::now()) * options.modular_share);
+    const modular::ModularResult mr = modular::prove_race_freedom(tm, rq, mo);
+    if (stats) stats->reduction_text.push_back({"modular", mr.proven ? std::string("proven") : mr.reason});
+    if (mr.proven || options.engine == "modular") {
+      RaceAnswer a;
+      a.engine = "modular";
+      a.seconds = mr.seconds;
+      if (mr.proven) {
+        a.verdict = Verdict::Safe;
+        a.any_number_of_threads = true;
+        a.method = modular::kRaceMethod;
+      } else {
+        a.reason = mr.reason;
+      }
+      return a;
+    }
+  }
+  if (options.engine == "auto" || options.engine == "explicit") {
+    // As check's auto (check/result.hpp): a share of the time for the search, then BMC.
+    const auto t0 = clock::now();
+    RaceSearchLimits limits;
+    limits.memory_mb = options.explicit_memory_mb;
+    limits.test_writes_only = options.test_race_search_writes_only;
+    limits.deadline = options.deadline;
+    if (options.deadline && options.engine == "auto") {
+      auto share = [&](double f) { return t0 + std::chrono::duration_cast<clock::duration>((*options.deadline - t0) * f); };
+      limits.deadline = share(options.explicit_share);
+      limits.restricted_deadline = share(options.explicit_share_restricted);
+    }
+    std::optional<RaceAnswer> a = search_race(search_tm ? *search_tm : tm, limits);
+    if (stats) stats->explicit_seconds = std::chrono::duration<double>(clock::now() - t0).count();
+    if (a) return *a;
+    if (options.engine == "explicit") {
+      RaceAnswer u;
+      u.engine = "explicit";
+      u.reason = "the explicit-state search did not decide (time or memory limit, or nondet values it cannot enumerate)";
+      return u;
+    }
+  }
   RaceQuery q;
   q.first = all_data_accesses(tm);
   return solve_one(tm, std::move(q), options, stats);

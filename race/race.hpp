@@ -43,6 +43,7 @@
 #include "ir/interpreter.hpp"
 #include "ir/thread_model.hpp"
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -127,6 +128,20 @@ struct RaceAnswer {
   unsigned clean_bound = 0;
   bool time_limit = false;  // Unknown because a time limit ran out (the global or the query's)
   bool internal_error = false;
+  /// Which engine answered: "bmc" (the interleaved BMC's race queries), "explicit" (the
+  /// explicit-state search over every interleaving, explicit/search.hpp) or "modular" (the
+  /// thread-modular race-freedom proof for any number of threads).
+  std::string engine = "bmc";
+  /// SAFE: how race-freedom was proven (the BMC's completeness check, or every reachable state
+  /// of the explicit search visited); empty otherwise.
+  std::string method;
+  /// > 0: SAFE_UP_TO_BOUND because only executions with at most this many threads (main
+  /// included) were explored (a create site ran out of instances); `steps_bounded` false: every
+  /// such execution was explored to its end.
+  unsigned thread_bound = 0;
+  bool steps_bounded = true;
+  /// SAFE: race-free for any number of threads (engine "modular", modular::prove_race_freedom).
+  bool any_number_of_threads = false;
   std::vector<TraceRow> trace;   // the schedule leading to the racy state
   std::vector<ir::ThreadId> schedule;
   RaceEnd first, second;
@@ -165,7 +180,29 @@ std::vector<ControlTarget> control_targets(const ir::ThreadModel& tm, const expl
 RaceAnswer check_reach(const ir::ThreadModel& tm, const CheckOptions& options,
                        const std::vector<ControlTarget>& targets, CheckStats* stats = nullptr);
 
-/// `siren race`: one query over all data accesses.
-RaceAnswer check_race(const ir::ThreadModel& tm, const CheckOptions& options, CheckStats* stats = nullptr);
+/// The explicit-state search for a racy state (explicit/search.hpp with a target: some pair of
+/// next accesses races, racing_pair): UNSAFE with the path replayed, SAFE when every reachable
+/// state was visited (SAFE_UP_TO_BOUND with the thread bound when a create site was cut), else
+/// UNKNOWN with the error when every reachable state was visited and a memory-safety or
+/// modelling-limit error is reachable, else nullopt (the search could not decide within the
+/// limits: `deadline`, `restricted_deadline` once it can no longer prove race-freedom, and
+/// `memory_mb`). `test_writes_only` (TEST ONLY, `siren race --test-race-search-writes-only`): a
+/// deliberately broken target that counts only write/write pairs.
+struct RaceSearchLimits {
+  std::optional<std::chrono::steady_clock::time_point> deadline, restricted_deadline;
+  std::size_t memory_mb = 4096;
+  bool test_writes_only = false;
+};
+std::optional<RaceAnswer> search_race(const ir::ThreadModel& tm, const RaceSearchLimits& limits);
+
+/// `siren race`: one query over all data accesses. Under `auto`, when `search_tm` is given (a
+/// create site can run out of instances), first the thread-modular race-freedom proof for any
+/// number of threads (for CheckOptions::modular_share of the time; `modular`: only it); then
+/// the explicit-state search (search_race, with CheckOptions' shares of the time; `explicit`:
+/// only it), on
+/// `search_tm` when given: the same program's model that blocks where a create site runs out
+/// of instances (its SAFE is then up to that many threads), then the BMC on `tm`.
+RaceAnswer check_race(const ir::ThreadModel& tm, const CheckOptions& options, CheckStats* stats = nullptr,
+                      const ir::ThreadModel* search_tm = nullptr);
 
 }  // namespace siren::race

@@ -407,7 +407,8 @@ int run_check(const CheckArgs& a) {
     // Unless --threads was given, a check that ends at the thread limit is tried again with
     // more threads while time is left. One that ends UNKNOWN because an access may be past the
     // capacity of an object of a non-constant size is tried again with 16 times that capacity
-    // while time is left and the objects fit (at most 100000 cells each; else that answer stays).
+    // while time is left and the objects fit (at most 100000 cells each; else that answer stays),
+    // and so is one at a malloc site executed more often than it has objects (16 times as many).
     for (;;) {
       result = check::check_growing_threads(*loaded, co, a.front.threads,
                                             a.threads_given ? a.front.threads : kMaxAutoThreads,
@@ -417,11 +418,12 @@ int run_check(const CheckArgs& a) {
                                               return load_model(a.file, more).tm;
                                             });
       if (result.verdict != check::Verdict::Unknown || result.internal_error ||
-          !check::capacity_reached(result.reason) || lm.capped.empty() ||
           (co.deadline && std::chrono::steady_clock::now() >= *co.deadline))
         break;
       FrontArgs larger = front;
-      larger.capacity *= 16;
+      if (check::capacity_reached(result.reason) && !lm.capped.empty()) larger.capacity *= 16;
+      else if (check::heap_slots_reached(result.reason) && front.heap_slots < check::kMaxHeapSlots) larger.heap_slots *= 16;
+      else break;
       LoadedModel next = load_model(a.file, larger);
       if (!next.tm) break;
       lm = std::move(next);

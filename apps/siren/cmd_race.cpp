@@ -24,6 +24,8 @@
 namespace siren::app {
 namespace {
 
+constexpr unsigned kMaxRaceThreads = 32;  // as check's thread schedule
+
 struct RaceArgs {
   std::string file;
   unsigned bound = check::CheckOptions{}.bound;
@@ -39,14 +41,23 @@ struct RaceArgs {
   std::string trace_detail = "statement";
   std::string trace_html;  // --trace-html FILE ("": none)
   bool test_skip_native = false;  // TEST ONLY: --test-skip-native-confirmation
+  bool test_search_writes_only = false;  // TEST ONLY: --test-race-search-writes-only
+  bool test_no_interference = false;     // TEST ONLY: --test-modular-no-interference
+  bool threads_given = false;  // --threads on the command line (else more are tried, as check does)
 };
 
 // unit: what --bound counted ("steps" or "transactions", stats.granularity).
 std::string verdict_line(const race::RaceAnswer& r, const char* unit) {
   switch (r.verdict) {
     case check::Verdict::Unsafe: return "VERIFICATION RESULT: UNSAFE (data race)";
-    case check::Verdict::Safe: return "VERIFICATION RESULT: SAFE (no data race)";
+    case check::Verdict::Safe:
+      return r.any_number_of_threads ? "VERIFICATION RESULT: SAFE (no data race, for any number of threads)"
+                                     : "VERIFICATION RESULT: SAFE (no data race)";
     case check::Verdict::SafeUpToBound:
+      if (r.thread_bound && !r.steps_bounded)
+        return fmt::format("VERIFICATION RESULT: SAFE up to bound (no data race in executions with at most {} threads, "
+                           "each explored to its end; not a proof: a pthread_create site can run more often)",
+                           r.thread_bound);
       return fmt::format("VERIFICATION RESULT: SAFE up to bound {} (no data race in executions of at most {} {}; "
                          "not a proof)", r.bound, r.bound, unit);
     case check::Verdict::Unknown: return "VERIFICATION RESULT: UNKNOWN: " + r.reason;
@@ -74,11 +85,20 @@ void print_json(const race::RaceAnswer& r, const check::CheckStats& st, const st
   j["verdict"] = check::verdict_name(r.verdict);
   j["bound"] = r.bound;
   j["reason"] = r.reason;
+  j["engine"] = r.engine;
+  if (!r.method.empty()) j["method"] = r.method;
+  if (r.any_number_of_threads) j["bounds"] = {{"threads", "unbounded"}};
+  if (r.verdict == check::Verdict::SafeUpToBound) {
+    j["bounds"] = nlohmann::ordered_json::object();
+    if (r.steps_bounded) j["bounds"]["steps"] = r.bound;
+    if (r.thread_bound) j["bounds"]["threads"] = r.thread_bound;
+  }
   if (lv && lv->attempted) j["native_confirmation"] = library_values_json(*lv);
   add_trace_json(j, r.trace, detail);
   if (r.verdict == check::Verdict::Unsafe)
     j["race"] = {{"first", race_end_json(r.first)}, {"second", race_end_json(r.second)}};
-  j["stats"] = {{"frames", st.frames},
+  j["stats"] = {{"explicit_seconds", st.explicit_seconds},
+                {"frames", st.frames},
                 {"granularity", st.granularity},
                 {"vars", st.vars},
                 {"clauses", st.clauses},
@@ -140,23 +160,63 @@ int run_race(const RaceArgs& a) {
       co.reduction = a.reduction;
       co.granularity = a.granularity;
       co.solver = a.solver;
+      co.test_race_search_writes_only = a.test_search_writes_only;
+      co.test_modular_no_interference = a.test_no_interference;
       if (a.timeout > 0)
         co.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                   std::chrono::duration<double>(a.timeout));
-      result = race::check_race(*tm, co, &stats);
+      // One model's answer: `tm` becomes the model the answer is of.
+      auto answer = [&](const FrontArgs& front) {
+        // A create site that can run out of instances: the explicit search explores the model
+        // that blocks there instead (its race-freedom then holds up to --threads threads, stated).
+        std::optional<ir::ThreadModel> blocking;
+        if (tm->limited) {
+          FrontArgs f = front;
+          f.block_at_thread_limit = true;
+          LoadedModel b = load_model(a.file, f);
+          if (b.tm && b.tm->thread_bound) blocking = std::move(b.tm);
+        }
+        stats = {};
+        result = race::check_race(*tm, co, &stats, blocking ? &*blocking : nullptr);
+        // Race-free up to the thread bound, each execution to its end: as check does (its thread
+        // schedule), more threads while time is left (doubling, to 32, unless --threads was given).
+        for (unsigned threads = front.threads * 2;
+             !a.threads_given && blocking && result.engine == "explicit" &&
+             result.verdict == check::Verdict::SafeUpToBound && threads <= kMaxRaceThreads &&
+             (!co.deadline || std::chrono::steady_clock::now() < *co.deadline);
+             threads *= 2) {
+          FrontArgs f = front;
+          f.threads = threads;
+          f.block_at_thread_limit = true;
+          LoadedModel more = load_model(a.file, f);
+          if (!more.tm) break;
+          race::RaceSearchLimits limits;
+          limits.deadline = co.deadline;
+          limits.memory_mb = co.explicit_memory_mb;
+          limits.test_writes_only = co.test_race_search_writes_only;
+          std::optional<race::RaceAnswer> next = race::search_race(*more.tm, limits);
+          if (!next || next->verdict == check::Verdict::Unknown) break;
+          result = std::move(*next);
+          blocking = std::move(more.tm);
+        }
+        if (blocking && result.engine == "explicit") tm = std::move(blocking);
+      };
+      answer(a.front);
       // As check does (run_check): an UNKNOWN that may be the capacity of an object of a
-      // non-constant size is asked again with 16 times that capacity while time is left.
+      // non-constant size is asked again with 16 times that capacity while time is left, and
+      // one at a malloc site executed more often than it has objects with 16 times as many.
       FrontArgs front = a.front;
       while (result.verdict == check::Verdict::Unknown && !result.internal_error &&
-             check::capacity_reached(result.reason) && !lm.capped.empty() &&
+             ((check::capacity_reached(result.reason) && !lm.capped.empty()) ||
+              (check::heap_slots_reached(result.reason) && front.heap_slots < check::kMaxHeapSlots)) &&
              (!co.deadline || std::chrono::steady_clock::now() < *co.deadline)) {
-        front.capacity *= 16;
+        if (check::capacity_reached(result.reason)) front.capacity *= 16;
+        else front.heap_slots *= 16;
         LoadedModel larger = load_model(a.file, front);
         if (!larger.tm) break;
         lm = std::move(larger);
         tm = std::move(lm.tm);
-        stats = {};
-        result = race::check_race(*tm, co, &stats);
+        answer(front);
       }
     }
   } catch (const std::bad_alloc&) {
@@ -221,7 +281,10 @@ void add_race_command(CLI::App& app, int& exit_code) {
   add_witness_options(cmd, args->witness);
   add_front_options(cmd, args->front);
   cmd->add_flag("--test-skip-native-confirmation", args->test_skip_native)->group("");  // TEST ONLY
-  cmd->callback([args, &exit_code] {
+  cmd->add_flag("--test-race-search-writes-only", args->test_search_writes_only)->group("");  // TEST ONLY
+  cmd->add_flag("--test-modular-no-interference", args->test_no_interference)->group("");  // TEST ONLY
+  cmd->callback([args, cmd, &exit_code] {
+    args->threads_given = cmd->count("--threads") > 0;
     if (args->memory > 0) limit_memory_mb(args->memory);
     exit_code = run_race(*args);
   });

@@ -135,6 +135,7 @@ LoadedModel load_model(const std::string& file, const FrontArgs& a) {
   }
   ir::ThreadModelOptions tmo;
   tmo.max_threads = a.threads;
+  tmo.heap_slots = a.heap_slots;
   tmo.max_recursion = a.recursion;
   tmo.block_at_thread_limit = a.block_at_thread_limit;
   out.tm = ir::build_thread_model(*fr.program, tmo);

@@ -37,6 +37,9 @@ struct FrontArgs {
   /// FrontendOptions::capacity: the elements of an object of a non-constant size (check and
   /// race grow it after an UNKNOWN that may be the capacity; run_check, run_race).
   std::uint64_t capacity = 64;
+  /// ir::ThreadModelOptions::heap_slots (check and race grow it after an UNKNOWN at a malloc
+  /// site executed too often; check::heap_slots_reached).
+  unsigned heap_slots = 1;
 };
 
 /// Adds --threads, --recursion, -D, -I, --32/--64 and the trailing clang_args positional; call it after

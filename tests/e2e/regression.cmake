@@ -47,3 +47,21 @@ foreach(_case extern_object_race_same_object extern_object_race_nested extern_ob
                    ${SIREN_BIN} ${CMAKE_CURRENT_SOURCE_DIR}/regression/${_case} --broken --test-external-objects-distinct)
   set_tests_properties("regression broken: ${_case} catches external objects that never alias" PROPERTIES TIMEOUT 150)
 endforeach()
+
+# An explicit-state race search that counts only write/write pairs (hidden
+# --test-race-search-writes-only): the read/write race case must fail with it.
+foreach(_case race_search_unlocked_read)
+  add_test(NAME "regression broken: ${_case} catches a race search that ignores reads"
+           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/regression/run_test.py
+                   ${SIREN_BIN} ${CMAKE_CURRENT_SOURCE_DIR}/regression/${_case} --broken --test-race-search-writes-only)
+  set_tests_properties("regression broken: ${_case} catches a race search that ignores reads" PROPERTIES TIMEOUT 150)
+endforeach()
+
+# A thread-modular race-freedom proof that drops the other threads' transitions (hidden
+# --test-modular-no-interference): the case whose race needs main's step to reach a worker must fail.
+foreach(_case race_modular_flag_race)
+  add_test(NAME "regression broken: ${_case} catches a race-freedom proof without interference"
+           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/regression/run_test.py
+                   ${SIREN_BIN} ${CMAKE_CURRENT_SOURCE_DIR}/regression/${_case} --broken --test-modular-no-interference)
+  set_tests_properties("regression broken: ${_case} catches a race-freedom proof without interference" PROPERTIES TIMEOUT 150)
+endforeach()

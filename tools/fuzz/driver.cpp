@@ -263,9 +263,11 @@ std::vector<Config> available_configs() {
     check::CheckOptions co;
     co.bound = 2;
     co.reduction = red;
+    co.engine = "bmc";
     const race::RaceAnswer r = race::check_race(*t.tm, co);
     if (!(r.verdict == check::Verdict::Unknown && !r.reason.empty())) out.push_back({red, "cadical", "race"});
   }
+  out.push_back({"none", "cadical", "race-search"});  // `siren race`'s explicit-state search
   return out;
 }
 
@@ -388,8 +390,10 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
   // The reference for race configurations: race checking without a reduction.
   std::optional<race::RaceAnswer> race_base;
   const bool tx = o.granularity != "instruction";
-  auto race_under = [&](const std::string& reduction, const std::string& granularity) {
+  auto race_under = [&](const std::string& reduction, const std::string& granularity,
+                        const std::string& engine = "bmc") {
     check::CheckOptions co;
+    co.engine = engine;
     co.bound = o.bound;
     co.reduction = reduction;
     co.granularity = granularity;
@@ -475,9 +479,10 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
       rr.checks.push_back(std::move(cr));
       continue;
     }
-    if (c.engine == "race") {
+    if (c.engine == "race" || c.engine == "race-search") {
       if (!race_base) race_base = race_under("none", "instruction");
-      const race::RaceAnswer a = race_under(c.reduction, o.granularity);
+      const bool search = c.engine == "race-search";
+      const race::RaceAnswer a = search ? race_under("none", "instruction", "explicit") : race_under(c.reduction, o.granularity);
       cr.result.verdict = a.verdict;
       cr.result.reason = a.reason;
       cr.result.internal_error = a.internal_error || race_base->internal_error;
@@ -489,7 +494,8 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
       if (cr.result.internal_error) why = "internal error: " + (a.internal_error ? a.reason : race_base->reason);
       else if (base_race && got_none) why = "missed the race on " + race_base->first.variable + " that race --reduction none finds";
       // Transactions reach further than K instructions: a (replayed) race beyond them is real.
-      else if (base_none && got_race && !(tx && race_base->verdict == check::Verdict::SafeUpToBound &&
+      // So does the explicit-state search, which has no step bound.
+      else if (base_none && got_race && !((tx || search) && race_base->verdict == check::Verdict::SafeUpToBound &&
                                           a.trace.size() >= o.bound))
         why = "a race on " + a.first.variable + " that race --reduction none does not find";
       if (!why.empty()) {

@@ -30,6 +30,7 @@ struct Config {
   std::string str() const {
     if (engine == "explicit") return "--engine explicit";
     if (engine == "race") return "race --reduction " + reduction;
+    if (engine == "race-search") return "race (explicit-state search)";
     if (engine == "reach") return "check --reach --reduction " + reduction;
     if (engine == "native") return "native execution";
     return "--engine " + engine + " --reduction " + reduction + " --solver " + solver;

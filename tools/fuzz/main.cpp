@@ -195,6 +195,7 @@ int main(int argc, char** argv) {
   std::uint64_t n = 0, disagreements = 0, skipped = 0, timeouts = 0;
   std::uint64_t explicit_compared = 0, explicit_safe = 0;  // --engine explicit vs the unbounded explorer
   std::uint64_t race_compared = 0, race_found = 0;          // race under a reduction vs under none
+  std::uint64_t search_compared = 0, search_found = 0;      // race's explicit-state search vs the same
   std::uint64_t reach_asked = 0;                            // control states asked under reductions
   std::uint64_t pointer_programs = 0;                       // programs with accesses through pointers
   std::uint64_t unwinding_programs = 0;                     // programs whose transactions unwind a loop
@@ -269,6 +270,9 @@ int main(int argc, char** argv) {
       } else if (c.config.engine == "race" && c.result.verdict != siren::check::Verdict::Unknown) {
         ++race_compared;
         if (c.result.verdict == siren::check::Verdict::Unsafe) ++race_found;
+      } else if (c.config.engine == "race-search" && c.result.verdict != siren::check::Verdict::Unknown) {
+        ++search_compared;
+        if (c.result.verdict == siren::check::Verdict::Unsafe) ++search_found;
       }
     const char* oracle = r.oracle == siren::explicit_state::ExploreVerdict::Unsafe ? "UNSAFE"
                          : r.oracle == siren::explicit_state::ExploreVerdict::Safe ? "SAFE"
@@ -366,6 +370,8 @@ int main(int argc, char** argv) {
   std::printf("\n");
   std::printf("race checks under a reduction compared with race --reduction none: %llu (%llu with a race)\n",
               static_cast<unsigned long long>(race_compared), static_cast<unsigned long long>(race_found));
+  std::printf("race's explicit-state search compared with race --reduction none: %llu decided (%llu with a race)\n",
+              static_cast<unsigned long long>(search_compared), static_cast<unsigned long long>(search_found));
   std::printf("native oracle: %llu programs compiled and run, %llu counterexamples replayed natively, %llu native "
               "runs of programs proven SAFE or race-free (%.1fs)\n",
               static_cast<unsigned long long>(native_programs), static_cast<unsigned long long>(native_replayed),

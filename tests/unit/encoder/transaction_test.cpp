@@ -612,6 +612,7 @@ int main(void) {
   CHECK_FALSE(ir::Transactions(tm).atomic_regions(1).empty());
   check::CheckOptions co;
   co.bound = 40;
+  co.engine = "bmc";  // the transaction frames are what is tested
   check::CheckStats stats;
   const race::RaceAnswer a = race::check_race(tm, co, &stats);
   CHECK_MESSAGE(a.verdict == Verdict::Unsafe, a.reason);

@@ -215,6 +215,39 @@ TEST_CASE("interpreter: malloc executed twice fails the Limit assert, trylock, r
   CHECK(res.error_message == "heap: call site executed more than once");
 }
 
+TEST_CASE("thread model: a malloc site on a cycle with heap slots allocates a new object per execution, then fails the Limit") {
+  ProgBuilder b;
+  ObjectId heap = b.object("cell", {I32}, ObjectKind::Heap, CellKind::Data, false);
+  auto m = b.fn("main", {}, I32);
+  LocalId p = m.local("p", PTR);
+  auto top = m.malloc_(p, heap);
+  m.goto_(nullptr, top);
+  m.ret(m.c(0));
+  ThreadModel tm = build_thread_model(b.p, {.heap_slots = 3});
+  CHECK(tm.limited);
+  Interpreter in(tm);
+  State s = in.initial_state();
+  std::vector<ObjectId> got;
+  for (int i = 0; i < 200 && got.size() < 4; ++i) {
+    const auto& code = tm.threads[0].code;
+    const Instr& next = code[s.threads[0].pc];
+    const StepResult r = in.step(s, {0, {}});
+    if (r.outcome == StepOutcome::Error) {
+      CHECK(r.error_kind == AssertKind::Limit);
+      CHECK(r.error_message == "heap: malloc site executed more than 3 times");
+      break;
+    }
+    REQUIRE(r.outcome == StepOutcome::Ok);
+    if (next.kind == InstrKind::Malloc) got.push_back(s.threads[0].locals[next.lhs].obj);
+  }
+  REQUIRE(got.size() == 3);  // three objects, then the Limit (not a fourth allocation)
+  CHECK(got[0] != got[1]);
+  CHECK(got[1] != got[2]);
+  CHECK(got[0] != got[2]);
+  for (ObjectId o : got) CHECK(tm.objects[o].kind == ObjectKind::Heap);
+  (void)p;
+}
+
 TEST_CASE("expressions: hash-consing gives the same node for the same structure") {
   ExprManager em;
   ExprRef x = em.mk_local(I32, 0);
