@@ -33,6 +33,7 @@ struct RaceArgs {
   std::string reduction = "sir";
   std::string granularity = "transaction";
   std::string solver = "cadical";
+  std::string engine = "auto";
   double timeout = 0;
   unsigned memory = 0;
   bool json = false;
@@ -160,6 +161,7 @@ int run_race(const RaceArgs& a) {
       co.reduction = a.reduction;
       co.granularity = a.granularity;
       co.solver = a.solver;
+      co.engine = a.engine;
       co.test_race_search_writes_only = a.test_search_writes_only;
       co.test_modular_no_interference = a.test_no_interference;
       if (a.timeout > 0)
@@ -268,6 +270,13 @@ void add_race_command(CLI::App& app, int& exit_code) {
   add_race_reduction_option(cmd, args->reduction);
   add_granularity_option(cmd, args->granularity);
   cmd->add_option("--solver", args->solver, "Solver: cadical (default)")->check(CLI::IsMember({"cadical"}));
+  cmd->add_option("--engine", args->engine,
+                  "auto: when a create site can run out of instances, the thread-modular race-freedom proof for "
+                  "any number of threads first (up to 25% of --timeout); then the explicit-state search for a racy "
+                  "state (up to 80% of the time, 20% once it restricts a nondet value), then BMC's race query with "
+                  "the rest; bmc: BMC only (what --reduction restricts); explicit: the search only; modular: the "
+                  "proof only")
+      ->check(CLI::IsMember(check::engine_names()));
   cmd->add_option("--timeout", args->timeout, "Give up after SEC seconds of wall-clock time: UNKNOWN")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--memory", args->memory, "Allocate at most MB megabytes more: UNKNOWN \"memory limit\"")
