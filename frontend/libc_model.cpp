@@ -215,6 +215,7 @@ std::optional<ExprRef> Translator::libc_call(const CallSite& site, bool defined,
         base == "memcpy")
       return rv_string_call(base, ce, want);
     if (name == "sscanf" || name == "__isoc99_sscanf") return rv_sscanf(ce, want);
+    if (name == "scanf" || name == "__isoc99_scanf") return rv_sscanf(ce, want, true);
   }
   // --- output
   if (name == "printf" || name == "puts" || name == "putchar" || name == "fprintf" || name == "fflush" ||
@@ -535,67 +536,8 @@ void Translator::main_arguments(const FunctionDecl* fd) {
   cur_text_ = saved_text;
 }
 
-// sscanf(str, fmt, p1, ..., pk) where str is one of main's argument strings (any other string is
-// a Limit error): its contents are arbitrary, so every outcome is possible. The result r is
-// any int in [-1 (EOF), k] and p1..pr get arbitrary values of their types (the others keep
-// theirs). This is exact for the conversions allowed (integers and single chars: every value
-// has a spelling) and for one read of each string: a second read must agree with the first,
-// so it is a Limit error (a flag per string, set with a test-and-set so that two threads
-// cannot both pass). str itself is not read.
-ExprRef Translator::rv_sscanf(const CallExpr* ce, bool want) {
-  const SourceLocation loc = ce->getExprLoc();
-  if (ce->getNumArgs() < 2) unsupported(loc, "sscanf without a format");
-  const auto* fl = dyn_cast<StringLiteral>(ce->getArg(1)->IgnoreParenCasts());
-  if (!fl || fl->getCharByteWidth() != 1) unsupported(loc, "sscanf with a format that is not a string literal");
-  const std::string f = fl->getString().str();
-  std::vector<unsigned> bits;  // per assigning conversion: the pointee's width
-  for (std::size_t i = 0; i < f.size(); ++i) {
-    if (f[i] != '%') continue;
-    if (++i < f.size() && f[i] == '%') continue;
-    const bool suppress = i < f.size() && f[i] == '*';
-    if (suppress) ++i;
-    std::uint64_t width = 0;
-    bool has_width = false;
-    while (i < f.size() && std::isdigit(static_cast<unsigned char>(f[i]))) {
-      width = width * 10 + static_cast<std::uint64_t>(f[i++] - '0');
-      has_width = true;
-    }
-    unsigned w = 32;
-    bool has_len = true;
-    if (f.compare(i, 2, "hh") == 0) w = 8, i += 2;
-    else if (f.compare(i, 2, "ll") == 0) w = 64, i += 2;
-    else if (i < f.size() && f[i] == 'h') w = 16, ++i;
-    else if (i < f.size() && (f[i] == 'l' || f[i] == 'j' || f[i] == 'z' || f[i] == 't')) w = 64, ++i;
-    else has_len = false;
-    if (i >= f.size()) unsupported(loc, "sscanf format ends inside a conversion");
-    const char c = f[i];
-    if (c == '[') {  // skip the scan set: ']' first is a member
-      if (++i < f.size() && f[i] == '^') ++i;
-      if (i < f.size() && f[i] == ']') ++i;
-      while (i < f.size() && f[i] != ']') ++i;
-    }
-    if (suppress && c != 'n') continue;  // consumes input, assigns nothing, not counted
-    if (std::strchr("diouxX", c)) bits.push_back(w);
-    else if (c == 'c' && !has_len && (!has_width || width == 1)) bits.push_back(8);
-    else unsupported(loc, std::string("sscanf conversion '%") + c + "' (only integers and single chars)");
-  }
-  const unsigned k = static_cast<unsigned>(bits.size());
-  if (ce->getNumArgs() < 2 + k) unsupported(loc, "sscanf with fewer arguments than conversions");
-  std::vector<Type> types;
-  for (unsigned j = 0; j < k; ++j) {
-    const Expr* a = ce->getArg(2 + j);
-    const QualType pt = a->getType()->isPointerType() ? a->getType()->getPointeeType() : QualType();
-    if (pt.isNull() || !pt->isIntegerType() || pt->isBooleanType() || ctx_.getTypeSize(pt) != bits[j])
-      unsupported(a->getExprLoc(), "sscanf argument of type '" + a->getType().getAsString() +
-                                       "' for a conversion of " + std::to_string(bits[j]) + " bits");
-    types.push_back(scalar_type(pt, a->getExprLoc()));
-  }
-  ExprRef str = tmp_of(conv(Type::pointer(), rvalue(ce->getArg(0))));
-  std::vector<ExprRef> ptrs;
-  for (unsigned j = 2; j < ce->getNumArgs(); ++j) {
-    if (j < 2 + k) ptrs.push_back(tmp_of(conv(Type::pointer(), rvalue(ce->getArg(j)))));
-    else rvalue(ce->getArg(j), false);  // excess arguments are evaluated and ignored
-  }
+// sscanf's string must be one of main's argument strings, read once (see rv_sscanf).
+void Translator::sscanf_source(SourceLocation loc, ExprRef str) {
   ExprRef is_arg = em().mk_false();
   for (ObjectId s : argv_strings_)
     is_arg = em().mk_binary(Op::LOr, is_arg, em().mk_binary(Op::Eq, str, em().mk_obj_addr(s, 0)));
@@ -627,6 +569,75 @@ ExprRef Translator::rv_sscanf(const CallExpr* ce, bool want) {
     assert_limit(em().mk_binary(Op::Eq, em().mk_local(i32, busy), em().mk_const(i32, 0)),
                  "sscanf reads the same command-line argument twice");
   }
+}
+
+// sscanf(str, fmt, p1, ..., pk) where str is one of main's argument strings (any other string is
+// a Limit error): its contents are arbitrary, so every outcome is possible. The result r is
+// any int in [-1 (EOF), k] and p1..pr get arbitrary values of their types (the others keep
+// theirs). This is exact for the conversions allowed (integers and single chars: every value
+// has a spelling) and for one read of each string: a second read must agree with the first,
+// so it is a Limit error (a flag per string, set with a test-and-set so that two threads
+// cannot both pass). str itself is not read.
+// scanf(fmt, p1, ..., pk) (`from_stdin`): the same outcomes, from standard input, which is
+// arbitrary and read on by every call (no second read of the same text, so no flag).
+ExprRef Translator::rv_sscanf(const CallExpr* ce, bool want, bool from_stdin) {
+  const SourceLocation loc = ce->getExprLoc();
+  const unsigned fa = from_stdin ? 0 : 1;  // the format's argument
+  const char* fn = from_stdin ? "scanf" : "sscanf";
+  if (ce->getNumArgs() < fa + 1) unsupported(loc, std::string(fn) + " without a format");
+  const auto* fl = dyn_cast<StringLiteral>(ce->getArg(fa)->IgnoreParenCasts());
+  if (!fl || fl->getCharByteWidth() != 1) unsupported(loc, std::string(fn) + " with a format that is not a string literal");
+  const std::string f = fl->getString().str();
+  std::vector<unsigned> bits;  // per assigning conversion: the pointee's width
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    if (f[i] != '%') continue;
+    if (++i < f.size() && f[i] == '%') continue;
+    const bool suppress = i < f.size() && f[i] == '*';
+    if (suppress) ++i;
+    std::uint64_t width = 0;
+    bool has_width = false;
+    while (i < f.size() && std::isdigit(static_cast<unsigned char>(f[i]))) {
+      width = width * 10 + static_cast<std::uint64_t>(f[i++] - '0');
+      has_width = true;
+    }
+    unsigned w = 32;
+    bool has_len = true;
+    if (f.compare(i, 2, "hh") == 0) w = 8, i += 2;
+    else if (f.compare(i, 2, "ll") == 0) w = 64, i += 2;
+    else if (i < f.size() && f[i] == 'h') w = 16, ++i;
+    else if (i < f.size() && (f[i] == 'l' || f[i] == 'j' || f[i] == 'z' || f[i] == 't')) w = 64, ++i;
+    else has_len = false;
+    if (i >= f.size()) unsupported(loc, std::string(fn) + " format ends inside a conversion");
+    const char c = f[i];
+    if (c == '[') {  // skip the scan set: ']' first is a member
+      if (++i < f.size() && f[i] == '^') ++i;
+      if (i < f.size() && f[i] == ']') ++i;
+      while (i < f.size() && f[i] != ']') ++i;
+    }
+    if (suppress && c != 'n') continue;  // consumes input, assigns nothing, not counted
+    if (std::strchr("diouxX", c)) bits.push_back(w);
+    else if (c == 'c' && !has_len && (!has_width || width == 1)) bits.push_back(8);
+    else unsupported(loc, std::string(fn) + " conversion '%" + c + "' (only integers and single chars)");
+  }
+  const unsigned k = static_cast<unsigned>(bits.size());
+  const unsigned first = fa + 1;  // the first pointer argument
+  if (ce->getNumArgs() < first + k) unsupported(loc, std::string(fn) + " with fewer arguments than conversions");
+  std::vector<Type> types;
+  for (unsigned j = 0; j < k; ++j) {
+    const Expr* a = ce->getArg(first + j);
+    const QualType pt = a->getType()->isPointerType() ? a->getType()->getPointeeType() : QualType();
+    if (pt.isNull() || !pt->isIntegerType() || pt->isBooleanType() || ctx_.getTypeSize(pt) != bits[j])
+      unsupported(a->getExprLoc(), std::string(fn) + " argument of type '" + a->getType().getAsString() +
+                                       "' for a conversion of " + std::to_string(bits[j]) + " bits");
+    types.push_back(scalar_type(pt, a->getExprLoc()));
+  }
+  ExprRef str = from_stdin ? nullptr : tmp_of(conv(Type::pointer(), rvalue(ce->getArg(0))));
+  std::vector<ExprRef> ptrs;
+  for (unsigned j = first; j < ce->getNumArgs(); ++j) {
+    if (j < first + k) ptrs.push_back(tmp_of(conv(Type::pointer(), rvalue(ce->getArg(j)))));
+    else rvalue(ce->getArg(j), false);  // excess arguments are evaluated and ignored
+  }
+  if (!from_stdin) sscanf_source(loc, str);
   const Type rt = Type::integer(32, true);
   LocalId r = new_tmp(rt);
   emit(InstrKind::Havoc, nullptr, nullptr, r);

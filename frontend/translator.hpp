@@ -458,7 +458,8 @@ class Translator {
   QualType untyped_malloc_type(const CallExpr* ce, bool is_calloc);
   ExprRef rv_string_call(const std::string& name, const CallExpr* ce, bool want);
   void main_arguments(const FunctionDecl* fd);
-  ExprRef rv_sscanf(const CallExpr* ce, bool want);
+  ExprRef rv_sscanf(const CallExpr* ce, bool want, bool from_stdin = false);
+  void sscanf_source(SourceLocation loc, ExprRef str);
 };
 
 }  // namespace siren::frontend
