@@ -187,8 +187,11 @@ ExprRef Translator::pthread_call(const CallSite& site) {
     if (const auto* uo = dyn_cast<UnaryOperator>(f); uo && uo->getOpcode() == UO_AddrOf) f = strip(uo->getSubExpr());
     const auto* dr = dyn_cast<DeclRefExpr>(f);
     const auto* routine = dr ? dyn_cast<FunctionDecl>(dr->getDecl()) : nullptr;
-    if (!routine || !routine->getDefinition() || routine->getNumParams() != 0)
+    if (routine && (!routine->getDefinition() || routine->getNumParams() != 0))
       unsupported(site.arg(1)->getExprLoc(), "pthread_once with a routine that is not a function without parameters");
+    // A routine given through a pointer: evaluated before the call, then dispatched over the
+    // program's functions without parameters whose address is taken (as a call through it).
+    const ExprRef fp = routine ? nullptr : tmp_of(conv(Type::pointer(), rvalue(site.arg(1))));
     const Type i32 = Type::integer(32, true);
     oc = tmp_of(oc);
     const bool began = begin_atomic_step(loc);
@@ -202,10 +205,16 @@ ExprRef Translator::pthread_call(const CallSite& site) {
     place(not_first);
     end_atomic_step(began);
     jump(end, em().mk_unary(Op::LNot, first));
-    ir::Instr call;
-    call.kind = InstrKind::Call;
-    call.callee = function_id(routine);
-    emit(std::move(call));
+    auto call = [&](const FunctionDecl* def) {
+      ir::Instr in;
+      in.kind = InstrKind::Call;
+      in.callee = function_id(def);
+      emit(std::move(in));
+    };
+    if (routine) call(routine);
+    else dispatch(fp, pointer_targets({}, QualType()), call,
+                  "pthread_once routine through a pointer to no function of the program without parameters "
+                  "(null, invalid, or without a body)");
     emit(InstrKind::Store, oc, em().mk_const(i32, 2));
     const int out = new_label();
     jump(out);
