@@ -213,6 +213,21 @@ ExprRef Translator::rvalue_impl(const Expr* e, bool want) {
       return em().mk_const(t, ir::normalize(t, r.Val.getInt().getZExtValue()));
     }
   }
+  if (const auto* u = dyn_cast<UnaryExprOrTypeTraitExpr>(e);
+      u && u->getKind() == UETT_SizeOf && u->isArgumentType() && u->getArgumentType()->isVariablyModifiedType()) {
+    // sizeof of a variable-length array type: C evaluates its size expressions (reads included).
+    const Type t = scalar_type(e->getType(), loc);
+    std::function<ExprRef(QualType)> size = [&](QualType q) -> ExprRef {
+      if (const auto* v = ctx_.getAsVariableArrayType(q))
+        return em().mk_binary(Op::Mul, size(v->getElementType()), conv(t, rvalue(v->getSizeExpr())));
+      if (const auto* c = ctx_.getAsConstantArrayType(q); c && c->getElementType()->isVariablyModifiedType())
+        return em().mk_binary(Op::Mul, size(c->getElementType()), em().mk_const(t, c->getSize().getZExtValue()));
+      if (q->isVariablyModifiedType())
+        unsupported(loc, "sizeof of the variably modified type '" + q.getAsString() + "'");
+      return em().mk_const(t, static_cast<std::uint64_t>(ctx_.getTypeSizeInChars(q).getQuantity()));
+    };
+    return size(u->getArgumentType());
+  }
   if (const auto* ce = dyn_cast<ConstantExpr>(e)) return rvalue(ce->getSubExpr(), want);
   if (const auto* il = dyn_cast<IntegerLiteral>(e)) {
     Type t = scalar_type(e->getType(), loc);
