@@ -598,12 +598,16 @@ ThreadModel build_thread_model(const Program& program, const ThreadModelOptions&
         // The site's n-th execution allocates its n-th object: per slot, a test of the counter,
         // the Malloc of that slot's copy and a jump to the increment; after the last, the Limit.
         const Instr& site = tc.code[i];
+        Instr plain = site;  // the site's location and text, no operands
+        plain.a = plain.b = nullptr;
+        plain.args.clear();
+        plain.obj = 0;
         const Type u32 = Type::integer(32, false);
         const ExprRef cnt = tm.exprs().mk_local(u32, it->second);
         const std::size_t start = out.size(), n = options.heap_slots;
         const auto end = static_cast<std::uint32_t>(start + 3 * n + 1);
         for (std::size_t k = 0; k < n; ++k) {
-          Instr test = site;
+          Instr test = plain;
           test.kind = InstrKind::Goto;
           test.lhs = kNoLocal;
           test.a = tm.exprs().mk_binary(Op::Ne, cnt, tm.exprs().mk_int(u32, k));
@@ -618,21 +622,21 @@ ThreadModel build_thread_model(const Program& program, const ThreadModelOptions&
             alloc.obj = tm.objects.back().id;
           }
           out.push_back(std::move(alloc));
-          Instr jump = site;
+          Instr jump = plain;
           jump.kind = InstrKind::Goto;
           jump.lhs = kNoLocal;
           jump.a = tm.exprs().mk_true();
           jump.target = end;
           out.push_back(std::move(jump));
         }
-        Instr limit = site;
+        Instr limit = plain;
         limit.kind = InstrKind::Assert;
         limit.lhs = kNoLocal;
         limit.assert_kind = AssertKind::Limit;
         limit.a = tm.exprs().mk_false();
         limit.message = "heap: malloc site executed more than " + std::to_string(n) + " times";
         out.push_back(std::move(limit));
-        Instr inc = site;
+        Instr inc = plain;
         inc.kind = InstrKind::Assign;
         inc.lhs = it->second;
         inc.a = tm.exprs().mk_binary(Op::Add, cnt, tm.exprs().mk_int(u32, 1));

@@ -764,9 +764,9 @@ class Analysis {
       cells.resize(entries.size());
       for (std::size_t i = 0; i < entries.size(); ++i)
         next_cells(entries[i].first, shared_.row(g), locals_.row(entries[i].second), cells[i]);
+      if (o_.deadline && (g & 255) == 0 && clock::now() >= *o_.deadline) return fail("timeout");
       for (std::size_t i = 0; i < entries.size(); ++i) {
         if (cells[i].empty()) continue;
-        if ((compared_ & 1023) == 0 && o_.deadline && clock::now() >= *o_.deadline) return fail("timeout");
         for (std::size_t j = i; j < entries.size(); ++j) {
           const auto [k1, l1] = entries[i];
           const auto [k2, l2] = entries[j];
