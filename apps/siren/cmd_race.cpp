@@ -7,6 +7,7 @@
 #include "apps/siren/race_common.hpp"
 #include "apps/siren/sarif_output.hpp"
 #include "apps/siren/trace_html.hpp"
+#include "apps/siren/triage_driver.hpp"
 #include "apps/siren/witness_output.hpp"
 #include "race/race.hpp"
 #include "race/triage_batch.hpp"
@@ -47,8 +48,16 @@ struct RaceArgs {
   bool threads_given = false;  // --threads on the command line (else more are tried, as check does)
 };
 
+// A kernel module's race-freedom holds for the harness's two entry-point calls after init
+// (docs/drivers.md, "siren race on a module"): SAFE there is SAFE up to that bound.
+constexpr const char* kModuleBound =
+    "no data race between two calls of the module's entry points after its init, each explored to its end; not a "
+    "proof: more calls can run";
+
 // unit: what --bound counted ("steps" or "transactions", stats.granularity).
-std::string verdict_line(const race::RaceAnswer& r, const char* unit) {
+std::string verdict_line(const race::RaceAnswer& r, const char* unit, bool module = false) {
+  if (module && r.verdict == check::Verdict::SafeUpToBound && !r.steps_bounded)
+    return fmt::format("VERIFICATION RESULT: SAFE up to bound ({})", kModuleBound);
   switch (r.verdict) {
     case check::Verdict::Unsafe: return "VERIFICATION RESULT: UNSAFE (data race)";
     case check::Verdict::Safe:
@@ -66,8 +75,8 @@ std::string verdict_line(const race::RaceAnswer& r, const char* unit) {
   return "";
 }
 
-void print_text(const race::RaceAnswer& r, const check::CheckStats& stats, const std::string& detail) {
-  std::printf("%s\n", verdict_line(r, stats.granularity == "transaction" ? "transactions" : "steps").c_str());
+void print_text(const race::RaceAnswer& r, const check::CheckStats& stats, const std::string& detail, bool module) {
+  std::printf("%s\n", verdict_line(r, stats.granularity == "transaction" ? "transactions" : "steps", module).c_str());
   if (r.verdict != check::Verdict::Unsafe) return;
   auto side = [](const char* label, const race::RaceEnd& e) {
     std::printf("  %s %-12s %s:%u:%u  %-5s %s   [%s]\n", label, e.thread_name.c_str(), e.file.c_str(), e.line,
@@ -81,7 +90,7 @@ void print_text(const race::RaceAnswer& r, const check::CheckStats& stats, const
 }
 
 void print_json(const race::RaceAnswer& r, const check::CheckStats& st, const std::string& detail,
-                const std::optional<confirm::LibraryValues>& lv) {
+                const std::optional<confirm::LibraryValues>& lv, const ModuleHarness* module) {
   nlohmann::ordered_json j;
   j["verdict"] = check::verdict_name(r.verdict);
   j["bound"] = r.bound;
@@ -93,7 +102,11 @@ void print_json(const race::RaceAnswer& r, const check::CheckStats& st, const st
     j["bounds"] = nlohmann::ordered_json::object();
     if (r.steps_bounded) j["bounds"]["steps"] = r.bound;
     if (r.thread_bound) j["bounds"]["threads"] = r.thread_bound;
+    if (module) j["bounds"]["entry_point_calls"] = 2;
   }
+  if (module)
+    j["module"] = {{"harness", r.verdict == check::Verdict::Unsafe ? module->path : std::string()},          {"init", module->init}, {"exit", module->exit},
+                   {"entry_points", module->entry_points}, {"left_out", module->left_out}};
   if (lv && lv->attempted) j["native_confirmation"] = library_values_json(*lv);
   add_trace_json(j, r.trace, detail);
   if (r.verdict == check::Verdict::Unsafe)
@@ -113,11 +126,11 @@ void print_json(const race::RaceAnswer& r, const check::CheckStats& st, const st
 
 // --sarif: a race is one result at the first access, the second as a related location and the
 // schedule to the racy state as a code flow.
-SarifRun race_sarif(const std::string& file, const race::RaceAnswer& r, const check::CheckStats& st) {
+SarifRun race_sarif(const std::string& file, const race::RaceAnswer& r, const check::CheckStats& st, bool module) {
   SarifRun run;
   run.program = file;
   run.verdict = check::verdict_name(r.verdict);
-  run.verdict_text = verdict_line(r, st.granularity == "transaction" ? "transactions" : "steps")
+  run.verdict_text = verdict_line(r, st.granularity == "transaction" ? "transactions" : "steps", module)
                          .substr(std::string("VERIFICATION RESULT: ").size());
   run.notification_level = r.verdict == check::Verdict::Unknown ? "warning" : "note";
   run.successful = !r.internal_error;
@@ -142,11 +155,22 @@ SarifRun race_sarif(const std::string& file, const race::RaceAnswer& r, const ch
   return run;
 }
 
-int run_race(const RaceArgs& a) {
+int run_race(const RaceArgs& given) {
   const auto start = std::chrono::steady_clock::now();
   race::RaceAnswer result;
   check::CheckStats stats;
   std::optional<ir::ThreadModel> tm;
+  // A Linux kernel module: the harness of every pair of its entry points is the program.
+  std::optional<ModuleHarness> module;
+  if (is_kernel_module(given.file)) {
+    module.emplace();
+    if (const int rc = module_harness(given.file, given.front, *module)) return rc;
+  }
+  RaceArgs a = given;
+  if (module) {
+    a.file = module->path;
+    a.front = module->front;
+  }
   try {
     LoadedModel lm = load_model(a.file, a.front);
     if (lm.input_error) return lm.input_error;
@@ -226,18 +250,26 @@ int run_race(const RaceArgs& a) {
     result.verdict = check::Verdict::Unknown;
     result.reason = "memory limit";
   }
+  // A module's race-freedom is the harness's (two entry-point calls): up to that bound.
+  if (module && result.verdict == check::Verdict::Safe) {
+    result.verdict = check::Verdict::SafeUpToBound;
+    result.steps_bounded = false;
+    result.thread_bound = 0;
+    result.any_number_of_threads = false;
+  }
   stats.total_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   stats.peak_rss_mb = check::peak_rss_mb();
   // A race that uses values of functions without a body: printed only when it happens natively.
   const std::optional<confirm::LibraryValues> lv = confirm_race(a.file, a.front, result, a.test_skip_native);
   if (result.internal_error) std::fprintf(stderr, "siren: %s\n", result.reason.c_str());
-  if (a.json) print_json(result, stats, a.trace_detail, lv);
-  else if (!result.internal_error) print_text(result, stats, a.trace_detail);
+  if (a.json) print_json(result, stats, a.trace_detail, lv, module ? &*module : nullptr);
+  else if (!result.internal_error) print_text(result, stats, a.trace_detail, module.has_value());
 
-  if (!a.sarif.empty() && !write_sarif(a.sarif, race_sarif(a.file, result, stats))) return kExitInputError;
+  if (!a.sarif.empty() && !write_sarif(a.sarif, race_sarif(given.file, result, stats, module.has_value()))) return kExitInputError;
   if (!a.trace_html.empty()) {
     const bool race = result.verdict == check::Verdict::Unsafe;
-    const std::string verdict = verdict_line(result, stats.granularity == "transaction" ? "transactions" : "steps");
+    const std::string verdict =
+        verdict_line(result, stats.granularity == "transaction" ? "transactions" : "steps", module.has_value());
     if (!write_trace_html(a.trace_html, {"race", a.file, verdict.substr(std::string("VERIFICATION RESULT: ").size()),
                                          race ? shown_rows(result.trace, a.trace_detail) : std::vector<ir::TraceRow>{},
                                          false, race ? std::vector<race::RaceEnd>{result.first, result.second}
@@ -251,8 +283,12 @@ int run_race(const RaceArgs& a) {
     v.first_pc = result.first.pc;
     v.second_thread = result.second.thread;
     v.second_pc = result.second.pc;
-    if (!write_witness(a.witness, *tm, a.file, a.front, result.trace, v)) return kExitInputError;
+    // A module's witness names the module (its hash); its lines are the harness's and the
+    // module's, which `siren validate` rebuilds (cmd_validate.cpp).
+    if (!write_witness(a.witness, *tm, given.file, a.front, result.trace, v)) return kExitInputError;
   }
+  // A module's harness stays where a printed race names its lines.
+  if (module && result.verdict != check::Verdict::Unsafe) remove_module_harness(*module);
   return verdict_exit_code(result.verdict, result.internal_error);
 }
 
@@ -264,7 +300,8 @@ void add_race_command(CLI::App& app, int& exit_code) {
       "race",
       "Data-race checking (SV-COMP no-data-race): can two threads' next steps access the same\n"
       "memory location, at least one writing, not both atomic? UNSAFE prints both accesses and\n"
-      "the replayed schedule; SAFE / SAFE up to bound K / UNKNOWN as for check.");
+      "the replayed schedule; SAFE / SAFE up to bound K / UNKNOWN as for check. A Linux kernel\n"
+      "module (module_init, no main): two of its entry points after init (docs/drivers.md).");
   cmd->add_option("file", args->file, "C source file")->required();
   add_bound_option(cmd, args->bound);
   add_race_reduction_option(cmd, args->reduction);

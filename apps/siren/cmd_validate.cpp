@@ -5,6 +5,7 @@
 // that cannot be read, is not a violation witness of a supported version, or is for another
 // program (its program hash) is an input error: one line, exit 6 (witness/witness.hpp).
 #include "apps/siren/commands.hpp"
+#include "apps/siren/triage_driver.hpp"
 #include "apps/siren/model_options.hpp"
 #include "apps/siren/race_common.hpp"
 #include "apps/siren/trace_output.hpp"
@@ -91,7 +92,17 @@ int run_validate(const ValidateArgs& a) {
   for (const witness::Match& m : w->race_targets)
     if (m.thread) named = std::max(named, *m.thread + 1);
   if (!a.threads_given) front.threads = std::max(front.threads, named);
-  LoadedModel lm = load_model(a.file, front);
+  // A kernel module (siren race's harness of its entry points, triage_driver.hpp): the
+  // witness is checked against the same harness.
+  std::string program_file = a.file;
+  if (is_kernel_module(a.file)) {
+    ModuleHarness h;
+    if (const int rc = module_harness(a.file, front, h)) return rc;
+    program_file = h.path;
+    front = h.front;
+  }
+  LoadedModel lm = load_model(program_file, front);
+  if (program_file != a.file) remove_module_harness(ModuleHarness{program_file, {}, {}, {}, {}, {}});
   if (lm.input_error) return lm.input_error;
   if (!lm.tm) {
     std::fprintf(stderr, "siren: %s\n", lm.unknown.value_or(a.file + ": unsupported construct").c_str());

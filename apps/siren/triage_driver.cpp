@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <sstream>
 
 namespace siren::app {
 
@@ -23,41 +24,126 @@ std::string kernel_model_dir() {
   return SIREN_KERNEL_MODEL_DIR;
 }
 
+std::string kernel_fallback_dir() { return (fs::path(kernel_model_dir()).parent_path() / "fallback").string(); }
+
+bool is_kernel_module(const std::string& file) {
+  std::ifstream in(file);
+  if (!in) return false;
+  std::ostringstream text;
+  text << in.rdbuf();
+  const std::string s = text.str();
+  static const std::regex kInit(R"(^[ \t]*module_init[ \t]*\()", std::regex::multiline);
+  static const std::regex kMain(R"(\bmain[ \t]*\()");
+  return std::regex_search(s, kInit) && !std::regex_search(s, kMain);
+}
+
 namespace {
 // A file name for the harness of a pair: its index and the two functions.
 std::string harness_name(std::size_t i, std::size_t j, const std::string& a, const std::string& b) {
   return fmt::format("pair_{:03}_{:03}_{}__{}.c", i, j, a, b);
 }
+
+// A driver's scan, with the -I arguments its harnesses are loaded with.
+struct DriverInput {
+  std::string driver;  // absolute
+  std::string kernel;  // siren's kernel model
+  std::vector<std::string> includes;
+  frontend::DriverScan scan;
+};
+
+// Scans `file` as a driver; 0, or an exit code after printing one line.
+int scan_driver_input(const std::string& file, const FrontArgs& front, DriverInput& in) {
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) {
+    std::fprintf(stderr, "siren: %s: no such file\n", file.c_str());
+    return kExitInputError;
+  }
+  in.driver = fs::absolute(file).lexically_normal().string();
+  in.kernel = kernel_model_dir();
+  if (!fs::is_directory(in.kernel, ec)) {
+    std::fprintf(stderr, "siren: the kernel model %s is missing (set SIREN_KERNEL_MODEL)\n", in.kernel.c_str());
+    return kExitInputError;
+  }
+  // -I order: siren's kernel model first (its headers replace a driver model's locking), then
+  // the user's directories, then the driver's own, then siren's fallback headers (module.h,
+  // fs.h, miscdevice.h, ...: used where no driver model has the header).
+  in.includes = {"-I" + in.kernel};
+  for (const auto& i : front.includes) in.includes.push_back("-I" + fs::absolute(i).lexically_normal().string());
+  in.includes.push_back("-I" + fs::path(in.driver).parent_path().string());
+  in.includes.push_back("-I" + kernel_fallback_dir());
+  frontend::FrontendOptions fo;
+  for (const auto& d : front.defines) fo.extra_args.push_back("-D" + d);
+  fo.extra_args.insert(fo.extra_args.end(), in.includes.begin(), in.includes.end());
+  fo.extra_args.insert(fo.extra_args.end(), front.clang_args.begin(), front.clang_args.end());
+  fo.data_model_bits = front.ilp32 ? 32 : 64;
+  in.scan = frontend::scan_driver(in.driver, fo);
+  if (!in.scan.errors.empty()) {
+    for (const auto& d : in.scan.errors) std::fprintf(stderr, "%s\n", d.str().c_str());
+    return kExitInputError;
+  }
+  return 0;
+}
+
+// The readonly list of siren's kernel model, unless --assume-readonly names one.
+void kernel_readonly(FrontArgs& front, const std::string& kernel) {
+  if (front.readonly_file.empty()) front.readonly_file = (fs::path(kernel).parent_path() / "readonly.txt").string();
+}
 }  // namespace
+
+int module_harness(const std::string& file, const FrontArgs& front, ModuleHarness& out) {
+  DriverInput in;
+  if (const int rc = scan_driver_input(file, front, in)) return rc;
+  out.init = in.scan.init;
+  out.exit = in.scan.exit;
+  std::vector<std::size_t> all;
+  for (std::size_t i = 0; i < in.scan.entries.size(); ++i) {
+    const auto& e = in.scan.entries[i];
+    if (!e.unsupported.empty()) {
+      out.left_out.push_back(e.name + ": unsupported: " + e.unsupported);
+      continue;
+    }
+    all.push_back(i);
+    out.entry_points.push_back(e.name);
+  }
+  if (all.empty()) {
+    std::fprintf(stderr, "siren: %s: a kernel module without entry points (no function of it is registered with "
+                 "the kernel)\n", file.c_str());
+    return kExitInputError;
+  }
+  char tmpl[] = "/tmp/siren-module-XXXXXX";
+  const char* dir = ::mkdtemp(tmpl);
+  if (!dir) {
+    std::fprintf(stderr, "siren: cannot create a harness directory under /tmp\n");
+    return kExitInternal;
+  }
+  out.path = (fs::path(dir) / "all_entry_points.c").string();
+  std::ofstream h(out.path, std::ios::trunc);
+  h << frontend::driver_harness_all(in.driver, in.scan, all);
+  if (!h.flush()) {
+    std::fprintf(stderr, "siren: %s: cannot write the harness\n", out.path.c_str());
+    return kExitInternal;
+  }
+  out.front = front;
+  out.front.includes.clear();
+  out.front.clang_args.insert(out.front.clang_args.begin(), in.includes.begin(), in.includes.end());
+  kernel_readonly(out.front, in.kernel);
+  return 0;
+}
+
+void remove_module_harness(const ModuleHarness& h) {
+  std::error_code ec;
+  if (!h.path.empty()) fs::remove_all(fs::path(h.path).parent_path(), ec);
+}
 
 int prepare_driver(TriageArgs& a) {
   const auto started = std::chrono::steady_clock::now();
   std::error_code ec;
-  if (!fs::is_regular_file(a.driver, ec)) {
-    std::fprintf(stderr, "siren: %s: no such file\n", a.driver.c_str());
-    return kExitInputError;
-  }
-  const std::string driver = fs::absolute(a.driver).lexically_normal().string();
-  const std::string kernel = kernel_model_dir();
-  if (!fs::is_directory(kernel, ec)) {
-    std::fprintf(stderr, "siren: the kernel model %s is missing (set SIREN_KERNEL_MODEL)\n", kernel.c_str());
-    return kExitInputError;
-  }
-  // -I order: siren's kernel model first (its headers replace a driver model's locking), then
-  // the user's directories, then the driver's own.
-  std::vector<std::string> includes{"-I" + kernel};
-  for (const auto& i : a.front.includes) includes.push_back("-I" + fs::absolute(i).lexically_normal().string());
-  includes.push_back("-I" + fs::path(driver).parent_path().string());
-  frontend::FrontendOptions fo;
-  for (const auto& d : a.front.defines) fo.extra_args.push_back("-D" + d);
-  fo.extra_args.insert(fo.extra_args.end(), includes.begin(), includes.end());
-  fo.extra_args.insert(fo.extra_args.end(), a.front.clang_args.begin(), a.front.clang_args.end());
-  fo.data_model_bits = a.front.ilp32 ? 32 : 64;
-  const frontend::DriverScan scan = frontend::scan_driver(driver, fo);
-  if (!scan.errors.empty()) {
-    for (const auto& d : scan.errors) std::fprintf(stderr, "%s\n", d.str().c_str());
-    return kExitInputError;
-  }
+  DriverInput in;
+  if (const int rc = scan_driver_input(a.driver, a.front, in)) return rc;
+  const std::string& driver = in.driver;
+  const std::string& kernel = in.kernel;
+  const std::vector<std::string>& includes = in.includes;
+  const frontend::DriverScan& scan = in.scan;
 
   std::string dir = a.emit_harness;
   if (dir.empty() && !a.out.empty()) dir = a.out + ".harness";
@@ -101,7 +187,7 @@ int prepare_driver(TriageArgs& a) {
     for (const auto& [name, where] : scan.internal) internal.push_back({{"name", name}, {"registered", where}});
     info["internal"] = internal;
   }
-  if (a.front.readonly_file.empty()) a.front.readonly_file = (fs::path(kernel).parent_path() / "readonly.txt").string();
+  kernel_readonly(a.front, kernel);
 
   // One harness for every pair at once (driver_harness_all): a driver's pairs share its code,
   // and one translation and one deepening answer them all. An entry point whose code siren

@@ -12,6 +12,12 @@ typedef union { char __size[40]; long __align; } pthread_mutex_t;
 typedef union { char __size[24]; long __align; } pthread_mutex_t;
 #endif
 typedef union { char __size[48]; long long __align; } pthread_cond_t;
+#if __SIZEOF_POINTER__ == 8
+typedef union { char __size[56]; long __align; } pthread_rwlock_t;
+#else
+typedef union { char __size[32]; long __align; } pthread_rwlock_t;
+#endif
+#define SIREN_RWLOCK_INITIALIZER { { 0 } }
 #define SIREN_MUTEX_INITIALIZER { { 0 } }
 #define SIREN_COND_INITIALIZER { { 0 } }
 
@@ -24,6 +30,12 @@ int pthread_mutex_unlock(pthread_mutex_t *m);
 int pthread_cond_init(pthread_cond_t *c, const void *attr);
 int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m);
 int pthread_cond_broadcast(pthread_cond_t *c);
+int pthread_rwlock_init(pthread_rwlock_t *l, const void *attr);
+int pthread_rwlock_rdlock(pthread_rwlock_t *l);
+int pthread_rwlock_wrlock(pthread_rwlock_t *l);
+int pthread_rwlock_tryrdlock(pthread_rwlock_t *l);
+int pthread_rwlock_trywrlock(pthread_rwlock_t *l);
+int pthread_rwlock_unlock(pthread_rwlock_t *l);
 
 /* The marker of a kernel environment: siren's front end treats the functions without a body
  * as the kernel's (docs/drivers.md "Kernel functions without a body"). Never defined or used. */

@@ -3,7 +3,9 @@
  * _irqsave and _bh forms also keep interrupts or bottom halves off the local CPU; an
  * interrupt handler is one more entry point here and takes the same lock, so their mutual
  * exclusion is what matters. The signatures are Whoop's (Model/linux/spinlock.h, which this
- * replaces): spin_lock_irqsave takes the flags by value. */
+ * replaces): spin_lock_irqsave takes the flags by value.
+ * A reader-writer lock (rwlock_t, linux/rwlock.h in the kernel) is a pthread rwlock: readers
+ * share it, a writer holds it alone. */
 #ifndef __LINUX_SPINLOCK_H
 #define __LINUX_SPINLOCK_H
 
@@ -34,5 +36,44 @@ static inline void spin_unlock_irqrestore(spinlock_t *lock, unsigned long flags)
 }
 static inline void spin_unlock_irq(spinlock_t *lock) { pthread_mutex_unlock(&lock->m); }
 static inline void spin_unlock_bh(spinlock_t *lock) { pthread_mutex_unlock(&lock->m); }
+
+typedef struct {
+  pthread_rwlock_t l;
+} rwlock_t;
+
+#define DEFINE_RWLOCK(x) rwlock_t x = { SIREN_RWLOCK_INITIALIZER }
+#define __RW_LOCK_UNLOCKED(x) { SIREN_RWLOCK_INITIALIZER }
+
+static inline void rwlock_init(rwlock_t *lock) { pthread_rwlock_init(&lock->l, 0); }
+static inline void read_lock(rwlock_t *lock) { pthread_rwlock_rdlock(&lock->l); }
+static inline void read_lock_irq(rwlock_t *lock) { pthread_rwlock_rdlock(&lock->l); }
+static inline void read_lock_bh(rwlock_t *lock) { pthread_rwlock_rdlock(&lock->l); }
+static inline void read_lock_irqsave(rwlock_t *lock, unsigned long flags) {
+  (void)flags;
+  pthread_rwlock_rdlock(&lock->l);
+}
+static inline int read_trylock(rwlock_t *lock) { return pthread_rwlock_tryrdlock(&lock->l) == 0; }
+static inline void read_unlock(rwlock_t *lock) { pthread_rwlock_unlock(&lock->l); }
+static inline void read_unlock_irq(rwlock_t *lock) { pthread_rwlock_unlock(&lock->l); }
+static inline void read_unlock_bh(rwlock_t *lock) { pthread_rwlock_unlock(&lock->l); }
+static inline void read_unlock_irqrestore(rwlock_t *lock, unsigned long flags) {
+  (void)flags;
+  pthread_rwlock_unlock(&lock->l);
+}
+static inline void write_lock(rwlock_t *lock) { pthread_rwlock_wrlock(&lock->l); }
+static inline void write_lock_irq(rwlock_t *lock) { pthread_rwlock_wrlock(&lock->l); }
+static inline void write_lock_bh(rwlock_t *lock) { pthread_rwlock_wrlock(&lock->l); }
+static inline void write_lock_irqsave(rwlock_t *lock, unsigned long flags) {
+  (void)flags;
+  pthread_rwlock_wrlock(&lock->l);
+}
+static inline int write_trylock(rwlock_t *lock) { return pthread_rwlock_trywrlock(&lock->l) == 0; }
+static inline void write_unlock(rwlock_t *lock) { pthread_rwlock_unlock(&lock->l); }
+static inline void write_unlock_irq(rwlock_t *lock) { pthread_rwlock_unlock(&lock->l); }
+static inline void write_unlock_bh(rwlock_t *lock) { pthread_rwlock_unlock(&lock->l); }
+static inline void write_unlock_irqrestore(rwlock_t *lock, unsigned long flags) {
+  (void)flags;
+  pthread_rwlock_unlock(&lock->l);
+}
 
 #endif

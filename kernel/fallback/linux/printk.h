@@ -1,0 +1,2 @@
+/* siren's fallback kernel headers (kernel/README.md). */
+#include <linux/kernel.h>
