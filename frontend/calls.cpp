@@ -87,6 +87,27 @@ ExprRef Translator::rv_call(const CallExpr* ce, bool want, QualType malloc_type)
 
 // A call of a function with a body; `ret_slot`: where a struct result goes (its hidden first
 // parameter, functions.cpp), null for a scalar or void one.
+// A struct passed by value: the caller copies the argument into a temporary of its own frame
+// (so its reads are at the call, as C evaluates arguments: a race names the call's line) and
+// passes the temporary's address (a hidden pointer); the function copies it into the
+// parameter's own object first (translate_function), reads no other thread can see.
+ExprRef Translator::struct_argument(const Expr* a) {
+  const QualType t = a->getType();
+  ir::Object o;
+  o.name = "argument@" + std::to_string(sm_.getExpansionLineNumber(a->getBeginLoc()));
+  o.loc = ir_loc(a->getBeginLoc());
+  o.kind = ir::ObjectKind::Local;
+  std::vector<CellSpec> specs;
+  flatten(t, o.name, a->getExprLoc(), specs);
+  add_cells(o, specs, bytes_of(t, a->getExprLoc()), true);
+  o.owner = st_->fn->id;
+  const ObjectId id = prog_.add_object(std::move(o));
+  st_->fn->frame_objects.push_back(id);
+  const ExprRef addr = em().mk_obj_addr(id, 0);
+  store_struct(a, addr, t, a->getExprLoc());
+  return addr;
+}
+
 ExprRef Translator::call_defined(const CallExpr* ce, const FunctionDecl* def, bool want, Type ret_t, bool is_void,
                                  ExprRef ret_slot) {
   const SourceLocation loc = ce->getExprLoc();
@@ -103,7 +124,10 @@ ExprRef Translator::call_defined(const CallExpr* ce, const FunctionDecl* def, bo
       continue;
     }
     QualType pt = def->getParamDecl(i)->getType();
-    if (is_aggregate(pt)) unsupported(ce->getArg(i)->getExprLoc(), "struct passed by value");
+    if (is_aggregate(pt)) {
+      in.args.push_back(struct_argument(ce->getArg(i)));
+      continue;
+    }
     in.args.push_back(conv(scalar_type(pt, ce->getArg(i)->getExprLoc()), rvalue(ce->getArg(i))));
   }
   in.callee = function_id(def);
@@ -177,10 +201,8 @@ ExprRef Translator::rv_indirect_call(const CallExpr* ce, bool want) {
   const ExprRef fp = tmp_of(conv(Type::pointer(), rvalue(ce->getCallee())));
   // C evaluates the arguments once, before the call: into temporaries shared by every branch.
   std::vector<ExprRef> args;
-  for (unsigned i = 0; i < ce->getNumArgs(); ++i) {
-    if (is_aggregate(ce->getArg(i)->getType())) unsupported(ce->getArg(i)->getExprLoc(), "struct passed by value");
-    args.push_back(tmp_of(rvalue(ce->getArg(i))));
-  }
+  for (unsigned i = 0; i < ce->getNumArgs(); ++i)
+    args.push_back(is_aggregate(ce->getArg(i)->getType()) ? struct_argument(ce->getArg(i)) : tmp_of(rvalue(ce->getArg(i))));
   const bool is_void = ce->getType()->isVoidType();
   const bool value = want && !is_void;
   const Type ret_t = is_void ? Type::integer(32, true) : scalar_type(ce->getType(), loc);
@@ -192,8 +214,9 @@ ExprRef Translator::rv_indirect_call(const CallExpr* ce, bool want) {
     in.kind = InstrKind::Call;
     for (unsigned i = 0; i < args.size(); ++i) {
       const QualType pt = def->getParamDecl(i)->getType();
-      if (is_aggregate(pt)) unsupported(def->getParamDecl(i)->getLocation(), "struct passed by value");
-      in.args.push_back(conv(scalar_type(pt, loc), args[i]));
+      if (is_aggregate(pt) != is_aggregate(arg_types[i]))
+        unsupported(def->getParamDecl(i)->getLocation(), "a struct argument for a parameter that is not one");
+      in.args.push_back(is_aggregate(pt) ? args[i] : conv(scalar_type(pt, loc), args[i]));
     }
     in.callee = function_id(def);
     if (value) {

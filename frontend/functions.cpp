@@ -50,11 +50,14 @@ void Translator::translate_function(const FunctionDecl* fd) {
     else fn.return_type = scalar_type(rt, fd->getLocation());
   }
   collect_addr_taken(fd->getBody());
-  std::vector<std::pair<const ParmVarDecl*, LocalId>> spilled;
+  std::vector<std::pair<const ParmVarDecl*, LocalId>> spilled, by_value;
   for (const ParmVarDecl* p : fd->parameters()) {
-    if (is_aggregate(p->getType())) unsupported(p->getLocation(), "struct passed by value");
     std::string pname = p->getNameAsString();
     if (pname.empty()) pname = "__arg" + std::to_string(fn.locals.size());
+    if (is_aggregate(p->getType())) {  // a struct by value: its address (Translator::struct_argument)
+      by_value.push_back({p, new_local("__byval_" + pname, Type::pointer())});
+      continue;
+    }
     LocalId l = new_local(pname, scalar_type(p->getType(), p->getLocation()));
     if (st.addr_taken.count(p)) spilled.push_back({p, l});
     else st.locals[p] = l;
@@ -64,6 +67,11 @@ void Translator::translate_function(const FunctionDecl* fd) {
   for (auto& [p, l] : spilled) {
     ObjectId o = object_of(p);
     emit(InstrKind::Store, em().mk_obj_addr(o, 0), em().mk_local(fn.locals[l].type, l));
+  }
+  for (auto& [p, l] : by_value) {  // the parameter's object gets a copy of the argument
+    cur_loc_ = ir_loc(p->getLocation());
+    cur_text_ = collapse(p->getType().getAsString() + " " + p->getNameAsString());
+    copy_cells(em().mk_obj_addr(object_of(p), 0), em().mk_local(Type::pointer(), l), p->getType(), p->getLocation());
   }
   stmt(fd->getBody());
   // falling off the end

@@ -355,6 +355,7 @@ class Translator {
   void store_struct(const Expr* src, ExprRef dst, QualType t, SourceLocation loc);
   ExprRef call_defined(const CallExpr* ce, const FunctionDecl* def, bool want, Type ret_t, bool is_void,
                        ExprRef ret_slot);
+  ExprRef struct_argument(const Expr* a);
 
   // ---- statements (statements.cpp) --------------------------------------------------------
   void stmt(const Stmt* s);
