@@ -752,7 +752,14 @@ class Analysis {
       const Value p = in_.eval(s, t, a.addr);
       const auto cell = in_.cell_of(s, p);
       // Only shared objects: an object a kind owns is each instance's own (pointers()).
-      if (!cell || p.obj >= shared_obj_.size() || !shared_obj_[p.obj] || !race_->is_data(p.obj, *cell)) continue;
+      if (!cell || p.obj >= shared_obj_.size() || !shared_obj_[p.obj]) continue;
+      if (a.object) {  // a free that succeeds writes every data cell of its heap object
+        if (p.bits != 0 || tm_.objects[p.obj].kind != ObjectKind::Heap) continue;
+        for (std::uint32_t c = 0; c < tm_.objects[p.obj].cells.size(); ++c)
+          if (race_->is_data(p.obj, c)) out.push_back({(std::uint64_t{p.obj} << 32) | c, true});
+        continue;
+      }
+      if (!race_->is_data(p.obj, *cell)) continue;
       out.push_back({(std::uint64_t{p.obj} << 32) | *cell, a.write});
     }
   }

@@ -70,6 +70,7 @@ struct Access {
   std::uint32_t pc = 0;
   ir::ExprRef addr = nullptr;
   bool write = false;
+  bool object = false;  // free(addr): a write of every cell of the object (race::RaceAccess::object)
 };
 
 /// What a race-freedom proof checks: the data accesses of every instruction, and which cells

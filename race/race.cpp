@@ -49,8 +49,21 @@ std::vector<RaceAccess> data_accesses(const ir::ThreadModel& tm, ir::ThreadId t,
     for (const RaceAccess& r : out) dup = dup || (r.addr == a.addr && r.write == a.write);
     if (!dup) out.push_back({t, pc, a.addr, a.write});
   }
+  if (in.kind == ir::InstrKind::Free && in.a) out.push_back({t, pc, in.a, true, true});
   return out;
 }
+
+namespace {
+constexpr std::uint32_t kWholeObject = ~std::uint32_t{0};  // racing_pair: a Free's object
+
+// A heap object as a race names it: its first cell's name without the field or index
+// ("malloc@13", as its cells are named), "(the whole object)".
+std::string whole_object_name(const ir::Object& o) {
+  if (o.cells.empty()) return o.name;
+  const std::string& c = o.cells[0].name;
+  return c.substr(0, c.find_first_of(".[")) + " (the whole object)";
+}
+}  // namespace
 
 std::vector<RaceAccess> all_data_accesses(const ir::ThreadModel& tm) {
   std::vector<RaceAccess> out;
@@ -77,8 +90,15 @@ std::optional<std::pair<RaceEnd, RaceEnd>> racing_pair(const ir::ThreadModel& tm
     if (!movable(a.thread) || state.threads[a.thread].pc != a.pc) return std::nullopt;
     const ir::Value p = interp.eval(state, a.thread, a.addr);
     const auto cell = interp.cell_of(state, p);
+    if (a.object) {  // a free that succeeds: the start of a live heap object
+      if (!cell || p.bits != 0 || tm.objects[p.obj].kind != ir::ObjectKind::Heap) return std::nullopt;
+      return std::make_pair(p.obj, kWholeObject);
+    }
     if (!cell || !is_data_cell(tm, p.obj, *cell)) return std::nullopt;
     return std::make_pair(p.obj, *cell);
+  };
+  auto same = [](std::pair<ir::ObjectId, std::uint32_t> a, std::pair<ir::ObjectId, std::uint32_t> b) {
+    return a.first == b.first && (a.second == b.second || a.second == kWholeObject || b.second == kWholeObject);
   };
   auto end_of = [&](const RaceAccess& a, std::pair<ir::ObjectId, std::uint32_t> c) {
     RaceEnd r;
@@ -89,7 +109,7 @@ std::optional<std::pair<RaceEnd, RaceEnd>> racing_pair(const ir::ThreadModel& tm
     r.file = in.loc.file < tm.files.size() ? tm.files[in.loc.file] : std::string();
     r.line = in.loc.line;
     r.column = in.loc.col;
-    r.variable = tm.objects[c.first].cells[c.second].name;
+    r.variable = c.second == kWholeObject ? whole_object_name(tm.objects[c.first]) : tm.objects[c.first].cells[c.second].name;
     r.write = a.write;
     r.stmt = in.text;
     return r;
@@ -101,7 +121,7 @@ std::optional<std::pair<RaceEnd, RaceEnd>> racing_pair(const ir::ThreadModel& tm
       if (a2.thread == a1.thread || !(a1.write || a2.write)) continue;
       if (!atomic_held_by_neither(state.atomic, a1.thread, a2.thread)) continue;
       const auto c2 = cell_of(a2);
-      if (!c2 || *c1 != *c2) continue;
+      if (!c2 || !same(*c1, *c2)) continue;
       return std::make_pair(end_of(a1, *c1), end_of(a2, *c2));
     }
   }
@@ -137,8 +157,9 @@ class RaceSession {
     ir::ThreadId thread;
     std::uint32_t pc;
     ir::ExprRef addr;
+    bool object;
     bool operator<(const AccessKey& o) const {
-      return std::tie(thread, pc, addr) < std::tie(o.thread, o.pc, o.addr);
+      return std::tie(thread, pc, addr, object) < std::tie(o.thread, o.pc, o.addr, o.object);
     }
   };
   std::map<AccessKey, Hits> hits_;
@@ -169,7 +190,7 @@ const RaceSession::Hits& RaceSession::hits_of(const RaceAccess& a, unsigned k) {
     hits_.clear();
     hits_depth_ = k;
   }
-  const AccessKey key{a.thread, a.pc, a.addr};
+  const AccessKey key{a.thread, a.pc, a.addr, a.object};
   if (auto it = hits_.find(key); it != hits_.end()) return it->second;
   Hits& out = hits_[key];
   auto& T = *terms_;
@@ -180,6 +201,17 @@ const RaceSession::Hits& RaceSession::hits_of(const RaceAccess& a, unsigned k) {
   Term pc_is = T.mk_eq(s.pc[a.thread], T.mk_bv(e_->pc_bits[a.thread], a.pc));
   if (pc_is == T.mk_false()) return out;
   Term p = e_->encode(a.thread, a.addr, k);
+  if (a.object) {  // free(p): every data cell of the live heap object p is the start of
+    const Term at_start = T.mk_eq(e_->ptr_off(p), T.mk_bv(32, 0));
+    for (const Engine::Target& tg : e_->targets(p, e_->candidates(a.addr), s)) {
+      if (tg.cell != 0 || tm_.objects[tg.obj].kind != ir::ObjectKind::Heap) continue;
+      Term hit = T.mk_and(pc_is, T.mk_and(tg.hit, at_start));
+      if (hit == T.mk_false()) continue;
+      for (std::uint32_t c = 0; c < tm_.objects[tg.obj].cells.size(); ++c)
+        if (is_data_cell(tm_, tg.obj, c)) out.emplace_back((std::uint64_t{tg.obj} << 32) | c, hit);
+    }
+    return out;
+  }
   for (const Engine::Target& tg : e_->targets(p, e_->candidates(a.addr), s)) {
     if (!is_data_cell(tm_, tg.obj, tg.cell)) continue;
     Term hit = T.mk_and(pc_is, tg.hit);
@@ -717,7 +749,7 @@ RaceAnswer check_race(const ir::ThreadModel& tm, const CheckOptions& options, Ch
   using clock = std::chrono::steady_clock;
   if ((options.engine == "auto" && search_tm) || options.engine == "modular") {
     modular::RaceFreedomQuery rq;
-    for (const RaceAccess& a : all_data_accesses(tm)) rq.accesses.push_back({a.thread, a.pc, a.addr, a.write});
+    for (const RaceAccess& a : all_data_accesses(tm)) rq.accesses.push_back({a.thread, a.pc, a.addr, a.write, a.object});
     rq.is_data = [&](ir::ObjectId o, std::uint32_t c) { return is_data_cell(tm, o, c); };
     modular::ModularOptions mo;
     mo.test_no_interference = options.test_modular_no_interference;

@@ -64,10 +64,15 @@ struct RaceAccess {
   std::uint32_t pc = 0;
   ir::ExprRef addr = nullptr;
   bool write = false;
+  /// `free(addr)`: a write of every cell of the heap object `addr` points to the start of
+  /// (C11 7.22.3p2: for data races, the allocation functions access only the objects their
+  /// arguments point to, as if they wrote them; a `free` racing with a thread's access is a race).
+  bool object = false;
 };
 
 /// The data accesses of instruction `pc` of thread `t` (loads of its operands, its store,
-/// ThreadJoin's retval store); the cell operations of synchronization instructions excluded.
+/// ThreadJoin's retval store, Free's object); the cell operations of synchronization
+/// instructions excluded.
 std::vector<RaceAccess> data_accesses(const ir::ThreadModel& tm, ir::ThreadId t, std::uint32_t pc);
 
 /// Every data access of every thread.

@@ -92,6 +92,8 @@ std::vector<Warning> lockset_candidates(const ir::ThreadModel& tm) {
         } else {
           for (ir::ObjectId o : e.candidates(a.addr)) x.cells.push_back({o, -1});
         }
+        if (a.object)  // free: any cell of the object(s) it may free
+          for (auto& c : x.cells) c.second = -1;
         if (!x.cells.empty()) accs.push_back(std::move(x));
       }
     }
