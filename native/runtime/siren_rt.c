@@ -51,6 +51,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -1372,6 +1373,14 @@ RT_API void *__wrap_malloc(size_t n) {
   void *p = __real_malloc(n);
   if (p) memset(p, 0, n);
   return p;
+}
+/* free writes the object (C11 7.22.3p2: for data races, it accesses the object its argument
+ * points to): a write event over the allocation's usable bytes, as siren's race model has it
+ * (race::RaceAccess::object). */
+void __real_free(void *);
+RT_API void __wrap_free(void *p) {
+  if (p) access_ev((uintptr_t)p, (unsigned)malloc_usable_size(p), E_WRITE, 0, PC());
+  __real_free(p);
 }
 RT_API void __wrap_abort(void) {
   if (!in_child) abort();
