@@ -639,6 +639,99 @@ void RaceSession::run(const std::vector<RaceQuery>& qs,
 
 }  // namespace
 
+namespace {
+// RaceRunOptions::explicit_first: the explicit-state search for a state where some open race
+// query holds. Each race found answers its query (replayed, as the BMC's) and the search starts
+// again for the others; a search that visits every reachable state answers the open ones
+// race-free (a proof). Queries it cannot decide (time, memory, a nondet value it cannot
+// enumerate, a reachable memory-safety or limit error, a thread cut) stay open for the BMC.
+void search_race_queries(const ir::ThreadModel& tm, const std::vector<RaceQuery>& qs, std::vector<char>& open,
+                         const RaceRunOptions& options,
+                         const std::function<void(std::size_t, const RaceAnswer&)>& answer) {
+  using clock = std::chrono::steady_clock;
+  const auto t0 = clock::now();
+  const double budget = options.query_timeout > 0 ? options.query_timeout : 10.0;
+  auto at = [&](double f) {
+    auto d = t0 + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(budget * f));
+    if (options.check.deadline && *options.check.deadline < d) d = *options.check.deadline;
+    return d;
+  };
+  // (thread, pc) -> the (query, side) entries of its accesses.
+  struct Entry {
+    std::size_t query;
+    int side;  // 1: first, 2: second (a query without `second` lists its accesses once, side 1)
+    RaceAccess access;
+  };
+  std::vector<std::vector<std::vector<Entry>>> entries(tm.threads.size());
+  for (ir::ThreadId t = 0; t < tm.threads.size(); ++t) entries[t].resize(tm.threads[t].code.size());
+  for (std::size_t i = 0; i < qs.size(); ++i) {
+    if (!open[i] || !qs[i].control.empty()) continue;
+    for (int side = 1; side <= 2; ++side)
+      for (const RaceAccess& a : side == 1 ? qs[i].first : qs[i].second)
+        if (a.thread < entries.size() && a.pc < entries[a.thread].size()) entries[a.thread][a.pc].push_back({i, side, a});
+  }
+  ir::Interpreter interp(tm);
+  std::map<std::size_t, std::pair<std::vector<RaceAccess>, std::vector<RaceAccess>>> next;
+  std::size_t hit = 0;
+  for (;;) {
+    bool any = false;
+    for (std::size_t i = 0; i < qs.size(); ++i) any = any || (open[i] && qs[i].control.empty());
+    if (!any || clock::now() >= at(options.check.explicit_share)) return;
+    explicit_state::SearchOptions so;
+    so.deadline = at(options.check.explicit_share);
+    so.restricted_deadline = at(options.check.explicit_share_restricted);
+    so.max_memory_mb = options.check.explicit_memory_mb;
+    so.target = [&](const ir::State& st, const std::vector<char>& settled) {
+      next.clear();
+      for (ir::ThreadId t = 0; t < tm.threads.size(); ++t) {
+        const auto& ts = st.threads[t];
+        if (!settled[t] || !ts.started || ts.finished || ts.pc >= entries[t].size()) continue;
+        for (const Entry& e : entries[t][ts.pc]) {
+          if (!open[e.query]) continue;
+          auto& n = next[e.query];
+          (e.side == 1 ? n.first : n.second).push_back(e.access);
+        }
+      }
+      std::size_t first_open = qs.size();  // (test_search_first_only)
+      for (std::size_t i = 0; options.test_search_first_only && i < qs.size() && first_open == qs.size(); ++i)
+        if (open[i] && qs[i].control.empty()) first_open = i;
+      for (const auto& [i, n] : next) {
+        if (options.test_search_first_only && i != first_open) continue;
+        if (n.first.empty() || (!qs[i].second.empty() && n.second.empty())) continue;
+        if (racing_pair(tm, interp, st, n.first, qs[i].second.empty() ? std::vector<RaceAccess>{} : n.second)) {
+          hit = i;
+          return true;
+        }
+      }
+      return false;
+    };
+    const explicit_state::SearchResult sr = explicit_state::search(tm, so);
+    if (sr.verdict == explicit_state::SearchVerdict::Unsafe) {
+      RaceAnswer a;
+      a.engine = "explicit";
+      replay_answer(tm, qs[hit], sr.error_initial_nondet, sr.error_trace, a);
+      a.seconds = std::chrono::duration<double>(clock::now() - t0).count();
+      open[hit] = 0;
+      answer(hit, a);
+      continue;
+    }
+    if (sr.verdict == explicit_state::SearchVerdict::Safe && !sr.thread_cut) {
+      for (std::size_t i = 0; i < qs.size(); ++i) {
+        if (!open[i] || !qs[i].control.empty()) continue;
+        RaceAnswer a;
+        a.engine = "explicit";
+        a.verdict = Verdict::Safe;
+        a.method = "explicit-state search: every reachable state visited";
+        a.seconds = std::chrono::duration<double>(clock::now() - t0).count();
+        open[i] = 0;
+        answer(i, a);
+      }
+    }
+    return;
+  }
+}
+}  // namespace
+
 void solve_race_queries(const ir::ThreadModel& tm, const std::vector<RaceQuery>& queries,
                         const RaceRunOptions& options,
                         const std::function<void(std::size_t, const RaceAnswer&)>& on_answer, CheckStats* stats) {
@@ -648,8 +741,21 @@ void solve_race_queries(const ir::ThreadModel& tm, const std::vector<RaceQuery>&
     on_answer(i, a);
   };
   try {
-    RaceSession s(tm, options);
-    s.run(queries, wrapped, stats);
+    std::vector<char> open(queries.size(), 1);
+    if (options.explicit_first) {
+      const auto t0 = std::chrono::steady_clock::now();
+      search_race_queries(tm, queries, open, options, wrapped);
+      if (stats) stats->explicit_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    }
+    // The BMC answers the queries the search left open.
+    std::vector<RaceQuery> rest;
+    std::vector<std::size_t> index;
+    for (std::size_t i = 0; i < queries.size(); ++i)
+      if (open[i]) rest.push_back(queries[i]), index.push_back(i);
+    if (!rest.empty()) {
+      RaceSession s(tm, options);
+      s.run(rest, [&](std::size_t j, const RaceAnswer& a) { wrapped(index[j], a); }, stats);
+    }
   } catch (const std::bad_alloc&) {
     for (std::size_t i = 0; i < queries.size(); ++i)
       if (!done[i]) {

@@ -165,6 +165,15 @@ struct RaceRunOptions {
   /// or limit error does not end RaceAnswer::clean_bound, so triage claims no race in executions
   /// that may have gone through it. tests/e2e/triage.cmake catches it.
   bool test_clean_past_errors = false;
+  /// Before the BMC, the explicit-state search for a state where an open race query holds
+  /// (`siren triage`): CheckOptions' explicit shares of `query_timeout` (10 s without one),
+  /// beside the BMC's time; a race it finds answers its query, and a search that visits every
+  /// reachable state answers the others race-free (SAFE, a proof).
+  bool explicit_first = false;
+  /// TEST ONLY (`siren triage --test-race-search-first-only`, hidden): deliberately broken
+  /// explicit_first: each search looks for the first open query's race only, yet a search
+  /// that visits every state answers every open query race-free. tests/e2e/race.cmake catches it.
+  bool test_search_first_only = false;
 };
 
 /// Answers the queries over one encoding; `on_answer(i, answer)` is called as soon as query i

@@ -424,7 +424,9 @@ int run_triage(const TriageArgs& a) {
     lo.run.check.granularity = a.granularity;
     lo.run.query_timeout = a.timeout;
     lo.run.test_blame_all_of_group = a.test_blame_all_of_group;
+    lo.run.test_search_first_only = a.test_search_first_only;
     lo.run.test_clean_past_errors = a.test_clean_past_errors;
+    lo.run.explicit_first = a.engine == "auto";
     if (a.total_timeout > 0)
       lo.run.check.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                           std::chrono::duration<double>(a.total_timeout));
@@ -655,6 +657,12 @@ void add_triage_command(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(1u, 10000u));
   add_bound_option(cmd, args->bound);
   add_race_reduction_option(cmd, args->reduction);
+  cmd->add_option("--engine", args->engine,
+                  "auto: per program, the explicit-state search for a state where a warning's race holds first (up to "
+                  "80% of --timeout, 10 s without one, 20% once it restricts a nondet value; it answers the races it "
+                  "finds, and every warning NO_RACE when it visits every reachable state), then BMC for the rest; "
+                  "bmc: BMC only (what --reduction restricts)")
+      ->check(CLI::IsMember({"auto", "bmc"}));
   add_granularity_option(cmd, args->granularity);
   cmd->add_option("--timeout", args->timeout, "Solving time per warning in seconds: UNKNOWN after (default: none)")
       ->check(CLI::PositiveNumber);
@@ -663,6 +671,7 @@ void add_triage_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--memory", args->memory, "Allocate at most MB megabytes more per process")
       ->check(CLI::Range(1u, 100000000u));
   cmd->add_flag("--quiet,-q", args->quiet, "No progress bar and no summary");
+  cmd->add_flag("--test-race-search-first-only", args->test_search_first_only)->group("");  // TEST ONLY
   cmd->add_flag("--test-race-blame-all-of-group", args->test_blame_all_of_group,
                 "TEST ONLY: deliberately broken joint solving of a program's warnings")
       ->group("");

@@ -34,10 +34,12 @@ struct TriageArgs {
   double timeout = 0;        // per warning (solving time)
   double total_timeout = 0;  // whole run
   bool test_blame_all_of_group = false;  // TEST ONLY: race::RaceRunOptions::test_blame_all_of_group
+  bool test_search_first_only = false;   // TEST ONLY: race::RaceRunOptions::test_search_first_only
   bool test_clean_past_errors = false;   // TEST ONLY: race::RaceRunOptions::test_clean_past_errors
   unsigned memory = 0;
   bool quiet = false;
   std::string reduction = "sir";
+  std::string engine = "auto";  // auto: the explicit-state search first (RaceRunOptions::explicit_first); bmc
   std::string granularity = "transaction";
   std::string witness_dir;  // --witness-dir: DIR/<id>.graphml and DIR/<id>.yml per RACE
   std::string report;       // --report DIR: DIR/index.html and a trace page per RACE (triage_report.hpp)

@@ -79,7 +79,7 @@ std::string task_command(const TriageArgs& a, unsigned shards, const std::string
     if (!a.warnings.empty()) v.push_back(a.warnings);
   }
   v.insert(v.end(), {"--exclude-answered", a.out, "-q", "--jobs", std::to_string(a.jobs), "--bound",
-                     std::to_string(a.bound), "--reduction", a.reduction, "--granularity", a.granularity, "--threads",
+                     std::to_string(a.bound), "--reduction", a.reduction, "--engine", a.engine, "--granularity", a.granularity, "--threads",
                      std::to_string(a.front.threads), "--recursion", std::to_string(a.front.recursion)});
   if (a.timeout > 0) v.insert(v.end(), {"--timeout", fmt::format("{}", a.timeout)});
   if (a.memory > 0) v.insert(v.end(), {"--memory", std::to_string(a.memory)});

@@ -14,8 +14,19 @@ set_tests_properties("triage: hand-written SARIF verdicts" PROPERTIES TIMEOUT 60
 # a model that races on one warning answers them all; the verdicts above must catch it.
 add_test(NAME "triage: broken joint solving is caught"
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/e2e/triage_test.py ${SIREN_BIN} ${SHARED_DIR}
-                 --test-race-blame-all-of-group)
+                 --engine bmc --test-race-blame-all-of-group)
 set_tests_properties("triage: broken joint solving is caught" PROPERTIES TIMEOUT 600 PROCESSORS 2 WILL_FAIL TRUE)
+# The same verdicts from BMC alone (--engine bmc), and a broken variant of the explicit-state
+# search that answers a program's warnings first (race.cpp search_race_queries): each search
+# looks for one warning's race, yet an exhausted search answers every open warning NO_RACE.
+add_test(NAME "triage: hand-written SARIF verdicts by BMC alone"
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/e2e/triage_test.py ${SIREN_BIN} ${SHARED_DIR}
+                 --engine bmc)
+set_tests_properties("triage: hand-written SARIF verdicts by BMC alone" PROPERTIES TIMEOUT 600 PROCESSORS 2)
+add_test(NAME "triage: broken search for warnings is caught"
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/e2e/triage_test.py ${SIREN_BIN} ${SHARED_DIR}
+                 --test-race-search-first-only)
+set_tests_properties("triage: broken search for warnings is caught" PROPERTIES TIMEOUT 600 PROCESSORS 2 WILL_FAIL TRUE)
 # siren triage: a warning whose search meets a possible memory-safety violation is bounded at the
 # last clean depth (exactly: --bound b is clean, b+1 names the violation); results on stdout
 # (no --out) exit 0. Broken variant: the bound runs on past the violation.

@@ -26,7 +26,10 @@ def triage(siren, extra, *args):
     with tempfile.TemporaryDirectory() as tmp:
         w = Path(tmp) / "w.csv"
         w.write_text(f"{PROG},12,5,{PROG},23,5\n")
-        p = subprocess.run([siren, "triage", str(w), "--program", str(PROG), "-q", "--timeout", "120"] + extra +
+        # BMC alone: its bounds are what this test is about (the explicit-state search first
+        # would prove -DNO_NULL race-free without a bound).
+        p = subprocess.run([siren, "triage", str(w), "--program", str(PROG), "-q", "--timeout", "120", "--engine",
+                            "bmc"] + extra +
                            list(args), capture_output=True, text=True, timeout=600)
         assert p.returncode == 0, f"exit {p.returncode}: {p.stderr.strip()[:300]}"
         lines = [json.loads(l) for l in p.stdout.splitlines() if l.strip()]
