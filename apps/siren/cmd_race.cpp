@@ -56,8 +56,12 @@ constexpr const char* kModuleBound =
 
 // unit: what --bound counted ("steps" or "transactions", stats.granularity).
 std::string verdict_line(const race::RaceAnswer& r, const char* unit, bool module = false) {
-  if (module && r.verdict == check::Verdict::SafeUpToBound && !r.steps_bounded)
-    return fmt::format("VERIFICATION RESULT: SAFE up to bound ({})", kModuleBound);
+  if (module && r.verdict == check::Verdict::SafeUpToBound)
+    return r.steps_bounded ? fmt::format("VERIFICATION RESULT: SAFE up to bound {} (no data race between two calls of "
+                                         "the module's entry points after its init, in executions of at most {} {}; "
+                                         "not a proof)",
+                                         r.bound, r.bound, unit)
+                           : fmt::format("VERIFICATION RESULT: SAFE up to bound ({})", kModuleBound);
   switch (r.verdict) {
     case check::Verdict::Unsafe: return "VERIFICATION RESULT: UNSAFE (data race)";
     case check::Verdict::Safe:
@@ -105,8 +109,11 @@ void print_json(const race::RaceAnswer& r, const check::CheckStats& st, const st
     if (module) j["bounds"]["entry_point_calls"] = 2;
   }
   if (module)
-    j["module"] = {{"harness", r.verdict == check::Verdict::Unsafe ? module->path : std::string()},          {"init", module->init}, {"exit", module->exit},
-                   {"entry_points", module->entry_points}, {"left_out", module->left_out}};
+    j["module"] = {{"harness", r.verdict == check::Verdict::Unsafe ? module->path : std::string()},
+                   {"init", module->init},
+                   {"exit", module->exit},
+                   {"entry_points", module->entry_points},
+                   {"left_out", module->left_out}};
   if (lv && lv->attempted) j["native_confirmation"] = library_values_json(*lv);
   add_trace_json(j, r.trace, detail);
   if (r.verdict == check::Verdict::Unsafe)
@@ -171,6 +178,15 @@ int run_race(const RaceArgs& given) {
     a.file = module->path;
     a.front = module->front;
   }
+  // The harness's directory goes at the end, whatever the way out, unless a printed race
+  // names its lines (`keep`).
+  struct HarnessCleanup {
+    const ModuleHarness* h;
+    bool keep = false;
+    ~HarnessCleanup() {
+      if (h && !keep) remove_module_harness(*h);
+    }
+  } harness_dir{module ? &*module : nullptr};
   try {
     LoadedModel lm = load_model(a.file, a.front);
     if (lm.input_error) return lm.input_error;
@@ -270,7 +286,7 @@ int run_race(const RaceArgs& given) {
     const bool race = result.verdict == check::Verdict::Unsafe;
     const std::string verdict =
         verdict_line(result, stats.granularity == "transaction" ? "transactions" : "steps", module.has_value());
-    if (!write_trace_html(a.trace_html, {"race", a.file, verdict.substr(std::string("VERIFICATION RESULT: ").size()),
+    if (!write_trace_html(a.trace_html, {"race", given.file, verdict.substr(std::string("VERIFICATION RESULT: ").size()),
                                          race ? shown_rows(result.trace, a.trace_detail) : std::vector<ir::TraceRow>{},
                                          false, race ? std::vector<race::RaceEnd>{result.first, result.second}
                                                      : std::vector<race::RaceEnd>{}}))
@@ -287,8 +303,7 @@ int run_race(const RaceArgs& given) {
     // module's, which `siren validate` rebuilds (cmd_validate.cpp).
     if (!write_witness(a.witness, *tm, given.file, a.front, result.trace, v)) return kExitInputError;
   }
-  // A module's harness stays where a printed race names its lines.
-  if (module && result.verdict != check::Verdict::Unsafe) remove_module_harness(*module);
+  harness_dir.keep = result.verdict == check::Verdict::Unsafe;
   return verdict_exit_code(result.verdict, result.internal_error);
 }
 

@@ -95,14 +95,14 @@ int run_validate(const ValidateArgs& a) {
   // A kernel module (siren race's harness of its entry points, triage_driver.hpp): the
   // witness is checked against the same harness.
   std::string program_file = a.file;
+  ModuleHarness harness;
   if (is_kernel_module(a.file)) {
-    ModuleHarness h;
-    if (const int rc = module_harness(a.file, front, h)) return rc;
-    program_file = h.path;
-    front = h.front;
+    if (const int rc = module_harness(a.file, front, harness)) return rc;
+    program_file = harness.path;
+    front = harness.front;
   }
   LoadedModel lm = load_model(program_file, front);
-  if (program_file != a.file) remove_module_harness(ModuleHarness{program_file, {}, {}, {}, {}, {}});
+  remove_module_harness(harness);  // (nothing without a module: its path is empty)
   if (lm.input_error) return lm.input_error;
   if (!lm.tm) {
     std::fprintf(stderr, "siren: %s\n", lm.unknown.value_or(a.file + ": unsupported construct").c_str());
