@@ -6,7 +6,7 @@
 
 namespace siren::app {
 
-/// Exit codes (DESIGN.md Part A; documented in `siren --help` and docs/cli.md).
+/// Exit codes (DESIGN.md Part A; documented in `siren --help`, main.cpp).
 enum ExitCode : int {
   kExitSafe = 0,         // SAFE, SAFE up to bound, or a command that succeeded
   kExitUsage = 1,        // bad flags
