@@ -73,7 +73,7 @@ bool Translator::sign_only(const Expr* e) {
 // `sizeof(T)`); else (3) bytes (`unsigned char`). Any choice is sound: an access finds its cell by its first byte and must
 // fit it (docs/semantics.md, "Memory"), so an access that does not match the chosen layout is
 // a memory-safety UNKNOWN, never a wrong cell.
-QualType Translator::untyped_malloc_type(const CallExpr* ce, bool is_calloc) {
+QualType Translator::untyped_malloc_type(const CallExpr* ce, unsigned first_size_arg, unsigned size_args) {
   // (1) the variable the result is stored in: `void *p = malloc(..)` or `p = malloc(..)`
   const VarDecl* var = nullptr;
   const Expr* e = ce;
@@ -132,12 +132,119 @@ QualType Translator::untyped_malloc_type(const CallExpr* ce, bool is_calloc) {
     }
     return QualType();
   };
-  for (unsigned i = 0; i < (is_calloc ? 2u : 1u) && i < ce->getNumArgs(); ++i) {
+  for (unsigned i = first_size_arg; i < first_size_arg + size_args && i < ce->getNumArgs(); ++i) {
     const QualType t = sizeof_factor(ce->getArg(i));
     if (!t.isNull() && !t->isVoidType() && !t->isIncompleteType() && !t->isFunctionType())
       return t.getUnqualifiedType();
   }
   return ctx_.UnsignedCharTy;
+}
+
+// A heap object for the allocation at `site` (malloc, calloc, alloca, realloc), its size the
+// product of the `size_args` arguments from `first_size_arg`: typed by the pointer the result
+// is converted to (`type`), else at its first use (untyped_malloc_type). Returns the pointer to
+// it, its element type and its number of elements.
+Translator::HeapObject Translator::heap_object(const CallSite& site, QualType malloc_type, unsigned first_size_arg,
+                                               unsigned size_args) {
+  const CallExpr* ce = site.ce;
+  const SourceLocation loc = site.loc;
+  const std::string& name = site.name;
+  auto arg = [&](unsigned i) { return site.arg(first_size_arg + i); };
+  const bool is_calloc = name == "calloc";
+  if (malloc_type.isNull() || malloc_type->isVoidType())
+    malloc_type = untyped_malloc_type(ce, first_size_arg, size_args);
+  if (malloc_type->isIncompleteType() || malloc_type->isFunctionType())
+    unsupported(loc, name + "() of an incomplete type '" + malloc_type.getAsString() + "'");
+  // The size: a fixed value (fixed_value: constants, never-modified variables) gives an
+  // exact object; otherwise the object has FrontendOptions::capacity elements, whatever the
+  // request: an access past them fails its ValidPtr check (UNKNOWN, never a verdict;
+  // note_capacity says why in the message), an access below them is exact. Cells past a smaller request are
+  // addressable: an out-of-bounds access there, undefined in C, is not reported.
+  const Type size_t_ty = Type::integer(64, false);
+  const std::uint64_t esize = std::max<std::uint64_t>(1, ctx_.getTypeSizeInChars(malloc_type).getQuantity());
+  std::vector<ExprRef> sizes;
+  bool fixed = true;
+  for (unsigned i = 0; i < size_args; ++i) {
+    ExprRef v = fixed_value(arg(i));
+    if (!v) fixed = false;
+    sizes.push_back(v ? conv(size_t_ty, v) : nullptr);
+  }
+  std::uint64_t count = options_.capacity;
+  if (fixed) {
+    std::uint64_t bytes = 1;
+    for (ExprRef v : sizes)
+      if (__builtin_mul_overflow(bytes, v->value, &bytes)) unsupported(loc, name + "() size overflows");
+    count = std::max<std::uint64_t>(1, bytes / esize + (bytes % esize != 0));
+  } else {
+    for (unsigned i = 0; i < sizes.size(); ++i)
+      if (!sizes[i] && needs_instrs(arg(i))) rvalue(arg(i), false);  // evaluated; the object has the capacity
+  }
+  if (count > 100000 || count * cells_of(malloc_type, loc) > 100000)
+    unsupported(loc, name + "() of more than 100000 cells");
+  ir::Object o;
+  o.kind = ir::ObjectKind::Heap;
+  o.name = name + "@" + std::to_string(sm_.getExpansionLineNumber(ce->getBeginLoc()));
+  o.loc = ir_loc(ce->getBeginLoc());
+  std::vector<CellSpec> specs;
+  for (std::uint64_t i = 0; i < count; ++i)
+    flatten(malloc_type, count == 1 ? o.name : o.name + "[" + std::to_string(i) + "]", loc, specs, i * esize);
+  add_cells(o, specs, count * esize, !is_calloc);
+  if (!fixed) capped_.push_back(o.name);
+  ir::Instr in;
+  in.kind = InstrKind::Malloc;
+  in.obj = prog_.add_object(std::move(o));
+  in.lhs = new_tmp(Type::pointer());
+  LocalId lhs = in.lhs;
+  emit(std::move(in));
+  return {em().mk_local(Type::pointer(), lhs), malloc_type, count};
+}
+
+// realloc(p, n) (C11 7.22.3.5): a new object of n bytes at this call site, typed as malloc's
+// (by the pointer the result is converted to, else by p's type before its conversion to
+// void *); when p is not null, p's elements are copied into it while the new object has room
+// and p's object has them (a ValidPtr test of each element's first cell: a smaller p leaves
+// the rest of the new object indeterminate, as C says), then p is freed: Free's memory-safety
+// check (p null or the start of a live heap object) and, for data races, a write of p's whole
+// object; the copy reads each of its cells. It never fails, as malloc never returns null.
+ExprRef Translator::rv_realloc(const CallSite& site, QualType malloc_type) {
+  const SourceLocation loc = site.loc;
+  if (site.nargs != 2) unsupported(loc, "call to 'realloc' with " + std::to_string(site.nargs) + " arguments");
+  ExprRef old = tmp_of(site.ptr_arg(0));
+  if (malloc_type.isNull() || malloc_type->isVoidType()) malloc_type = pointee_of(ctx_, site.ce->getArg(0));
+  const HeapObject fresh = heap_object(site, malloc_type, 1, 1);
+  const Type i64 = Type::integer(64, true);
+  const std::uint64_t es = std::max<std::int64_t>(1, ctx_.getTypeSizeInChars(fresh.type).getQuantity());
+  std::vector<CellSpec> cells;
+  flatten(fresh.type, "", loc, cells);
+  for (const CellSpec& c : cells)
+    if (c.kind != CellKind::Data) unsupported(loc, "realloc of an object that holds a synchronization object");
+  auto at = [&](ExprRef p, ExprRef off) { return em().mk_binary(Op::PtrAdd, p, off); };
+  const int done = new_label(), head = new_label(), copied = new_label();
+  jump(done, em().mk_binary(Op::Eq, old, em().mk_null()));
+  LocalId i = new_tmp(i64);  // the byte offset of the element
+  emit(InstrKind::Assign, int_const(0), nullptr, i);
+  ExprRef iv = em().mk_local(i64, i);
+  place(head);
+  jump(copied, em().mk_binary(Op::Eq, iv, int_const(static_cast<std::int64_t>(fresh.count * es))));
+  if (!cells.empty()) {
+    ExprRef first = at(old, cells[0].offset == 0 ? iv : em().mk_binary(Op::Add, iv, int_const(static_cast<std::int64_t>(cells[0].offset))));
+    jump(copied, em().mk_unary(Op::LNot, em().mk_valid_ptr(first, access_size(cells[0].type))));
+  }
+  for (const CellSpec& c : cells) {
+    ExprRef off = c.offset == 0 ? iv : em().mk_binary(Op::Add, iv, int_const(static_cast<std::int64_t>(c.offset)));
+    ExprRef from = at(old, off), to = at(fresh.ptr, off);
+    check_ptr(from, access_size(c.type));
+    LocalId v = new_tmp(c.type);
+    emit(InstrKind::Assign, em().mk_load(c.type, from), nullptr, v);
+    check_ptr(to, access_size(c.type));
+    emit(InstrKind::Store, to, em().mk_local(c.type, v));
+  }
+  emit(InstrKind::Assign, em().mk_binary(Op::Add, iv, int_const(static_cast<std::int64_t>(es))), nullptr, i);
+  jump(head);
+  place(copied);
+  emit(InstrKind::Free, old);
+  place(done);
+  return site.want && !site.is_void ? fresh.ptr : nullptr;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -156,54 +263,9 @@ std::optional<ExprRef> Translator::libc_call(const CallSite& site, bool defined,
   auto zero = [&] { return site.zero(); };
   // --- heap
   if (name == "malloc" || name == "calloc" || name == "__builtin_malloc" || name == "alloca" ||
-      name == "__builtin_alloca") {
-    const bool is_calloc = name == "calloc";
-    if (malloc_type.isNull() || malloc_type->isVoidType()) malloc_type = untyped_malloc_type(ce, is_calloc);
-    if (malloc_type->isIncompleteType() || malloc_type->isFunctionType())
-      unsupported(loc, name + "() of an incomplete type '" + malloc_type.getAsString() + "'");
-    // The size: a fixed value (fixed_value: constants, never-modified variables) gives an
-    // exact object; otherwise the object has FrontendOptions::capacity elements, whatever the
-    // request: an access past them fails its ValidPtr check (UNKNOWN, never a verdict;
-    // note_capacity says why in the message), an access below them is exact. Cells past a smaller request are
-    // addressable: an out-of-bounds access there, undefined in C, is not reported.
-    const Type size_t_ty = Type::integer(64, false);
-    const std::uint64_t esize = std::max<std::uint64_t>(1, ctx_.getTypeSizeInChars(malloc_type).getQuantity());
-    std::vector<ExprRef> sizes;
-    bool fixed = true;
-    for (unsigned i = 0; i < (is_calloc ? 2u : 1u); ++i) {
-      ExprRef v = fixed_value(arg(i));
-      if (!v) fixed = false;
-      sizes.push_back(v ? conv(size_t_ty, v) : nullptr);
-    }
-    std::uint64_t count = options_.capacity;
-    if (fixed) {
-      std::uint64_t bytes = 1;
-      for (ExprRef v : sizes)
-        if (__builtin_mul_overflow(bytes, v->value, &bytes)) unsupported(loc, name + "() size overflows");
-      count = std::max<std::uint64_t>(1, bytes / esize + (bytes % esize != 0));
-    } else {
-      for (unsigned i = 0; i < sizes.size(); ++i)
-        if (!sizes[i] && needs_instrs(arg(i))) rvalue(arg(i), false);  // evaluated; the object has the capacity
-    }
-    if (count > 100000 || count * cells_of(malloc_type, loc) > 100000)
-      unsupported(loc, name + "() of more than 100000 cells");
-    ir::Object o;
-    o.kind = ir::ObjectKind::Heap;
-    o.name = name + "@" + std::to_string(sm_.getExpansionLineNumber(ce->getBeginLoc()));
-    o.loc = ir_loc(ce->getBeginLoc());
-    std::vector<CellSpec> specs;
-    for (std::uint64_t i = 0; i < count; ++i)
-      flatten(malloc_type, count == 1 ? o.name : o.name + "[" + std::to_string(i) + "]", loc, specs, i * esize);
-    add_cells(o, specs, count * esize, !is_calloc);
-    if (!fixed) capped_.push_back(o.name);
-    ir::Instr in;
-    in.kind = InstrKind::Malloc;
-    in.obj = prog_.add_object(std::move(o));
-    in.lhs = new_tmp(Type::pointer());
-    LocalId lhs = in.lhs;
-    emit(std::move(in));
-    return em().mk_local(Type::pointer(), lhs);
-  }
+      name == "__builtin_alloca")
+    return heap_object(site, malloc_type, 0, name == "calloc" ? 2 : 1).ptr;
+  if (name == "realloc" && !defined) return rv_realloc(site, malloc_type);
   if (name == "free") {
     emit(InstrKind::Free, ptr_arg(0));
     return zero();

@@ -456,7 +456,14 @@ class Translator {
 
   // ---- library models: string.h, main's arguments, sscanf (libc_model.cpp) ---------------
   bool sign_only(const Expr* e);
-  QualType untyped_malloc_type(const CallExpr* ce, bool is_calloc);
+  QualType untyped_malloc_type(const CallExpr* ce, unsigned first_size_arg, unsigned size_args);
+  struct HeapObject {
+    ExprRef ptr;           // the object's address
+    QualType type;         // its element type
+    std::uint64_t count;   // its number of elements
+  };
+  HeapObject heap_object(const CallSite& site, QualType malloc_type, unsigned first_size_arg, unsigned size_args);
+  ExprRef rv_realloc(const CallSite& site, QualType malloc_type);
   ExprRef rv_string_call(const std::string& name, const CallExpr* ce, bool want);
   void main_arguments(const FunctionDecl* fd);
   ExprRef rv_sscanf(const CallExpr* ce, bool want, bool from_stdin = false);

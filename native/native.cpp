@@ -35,6 +35,7 @@ const char* const kWrapped[] = {
     "pthread_cond_wait",    "pthread_cond_timedwait", "pthread_cond_signal", "pthread_cond_broadcast",
     "pthread_cond_init",    "pthread_cond_destroy", "sched_yield",           "usleep",
     "sleep",                "nanosleep",            "abort",                 "malloc",          "free",
+    "realloc",
     "pthread_spin_lock",    "pthread_spin_unlock",  "pthread_spin_trylock",  "pthread_spin_init",
     "pthread_spin_destroy", "pthread_once",         "pthread_barrier_init",  "pthread_barrier_wait",
     "pthread_barrier_destroy", "pthread_self",         "pthread_key_create",    "pthread_getspecific",

@@ -1382,6 +1382,19 @@ RT_API void __wrap_free(void *p) {
   if (p) access_ev((uintptr_t)p, (unsigned)malloc_usable_size(p), E_WRITE, 0, PC());
   __real_free(p);
 }
+/* realloc of an object: a new object (zeroed, as malloc's) with the old one's bytes, and the
+ * old one freed: a write event over its usable bytes, as siren's model has it (the copy reads
+ * them first; the free's write covers those reads). Never in place, as siren's model. */
+RT_API void *__wrap_realloc(void *p, size_t n) {
+  if (!p) return __wrap_malloc(n);
+  const size_t old = malloc_usable_size(p);
+  access_ev((uintptr_t)p, (unsigned)old, E_WRITE, 0, PC());
+  void *q = __wrap_malloc(n);
+  if (!q) return NULL;
+  memcpy(q, p, old < n ? old : n);
+  __real_free(p);
+  return q;
+}
 RT_API void __wrap_abort(void) {
   if (!in_child) abort();
   stuck(PC());
