@@ -7,7 +7,7 @@ warning (issue 23, item 5), and check's log shows the interleaving.
 Writes logs with `siren check --sarif` (UNSAFE with three threads, SAFE, UNKNOWN), `siren race
 --sarif` (a race, no race) and `siren triage --sarif` (tests/triage/ordered.sarif, and the race
 log siren itself wrote, read back as warnings), and runs VALIDATOR (`sarif-multitool validate`,
-npm package @microsoft/sarif-multitool, installed by scripts/setup into build/npm) on all of
+npm package @microsoft/sarif-multitool, installed by scripts/setup --tests into build/npm) on all of
 them: any error or warning fails the test, as does a missing validator. The UNSAFE log must
 have one threadFlow per thread of the replayed trace, executionOrder numbering the trace's
 statements 1..N across the flows, the last one at the failing assertion. A deliberately broken
@@ -204,7 +204,7 @@ def invocation(log):
 def main():
     siren, validator, tests = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), Path(sys.argv[3]).resolve()
     if not os.access(validator, os.X_OK):
-        print(f"FAIL: the SARIF validator {validator} is missing: run scripts/setup, which installs "
+        print(f"FAIL: the SARIF validator {validator} is missing: run scripts/setup --tests, which installs "
               f"@microsoft/sarif-multitool into the build tree's npm/ folder")
         return 1
     with tempfile.TemporaryDirectory() as tmp:

@@ -231,7 +231,7 @@ def report(what, problems):
 
 
 if not os.path.exists(chromium):
-    sys.exit("FAIL: no chromium (scripts/setup installs the Debian package)")
+    sys.exit("FAIL: no chromium (scripts/setup --tests installs the Debian package)")
 
 # --- check: a failing assertion ---------------------------------------------------------------
 lost = write("lost_update.c", LOST_UPDATE)
