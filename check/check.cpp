@@ -18,18 +18,7 @@
 namespace siren::check {
 
 bool thread_limit_reached(const CheckResult& r) {
-  return r.verdict == Verdict::Unknown && !r.internal_error && r.reason.rfind("modelling limit reached at ", 0) == 0 &&
-         r.reason.find(": threads: ") != std::string::npos;
-}
-
-bool capacity_reached(const std::string& unknown_reason) {
-  return unknown_reason.rfind("possible memory-safety violation at ", 0) == 0 &&
-         unknown_reason.find("(or an access past the modelled capacity of ") != std::string::npos;
-}
-
-bool heap_slots_reached(const std::string& unknown_reason) {
-  return unknown_reason.find("heap: call site executed more than once") != std::string::npos ||
-         unknown_reason.find("heap: malloc site executed more than ") != std::string::npos;
+  return r.verdict == Verdict::Unknown && !r.internal_error && r.limit == ir::LimitKind::Threads;
 }
 
 bool check_explicit(const ir::ThreadModel& tm, const CheckOptions& options, CheckResult& res) {
@@ -69,8 +58,9 @@ bool check_explicit(const ir::ThreadModel& tm, const CheckOptions& options, Chec
   // for that in its (shortened) budget; the user gets the limit now instead of after the whole
   // timeout, with what to change (e.g. --threads).
   if (sr.other_error) {
-    res.reason = *sr.other_error + (sr.exhausted ? "" : "; no property violation among the " +
-                                                            std::to_string(sr.states) + " states explored");
+    res.reason = sr.other_error->text + (sr.exhausted ? "" : "; no property violation among the " +
+                                                                 std::to_string(sr.states) + " states explored");
+    res.limit = sr.other_error->limit;
     return true;
   }
   if (only) return true;

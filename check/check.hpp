@@ -16,20 +16,14 @@ namespace siren::check {
 /// The engine names `CheckOptions::engine` accepts.
 const std::vector<std::string>& engine_names();
 
-/// Did `r` end UNKNOWN because a thread-instance limit (--threads) is reachable? (Its reason
-/// is the "modelling limit reached at LOC: threads: ..." that every engine writes.)
+/// Did `r` end UNKNOWN because a thread-instance limit (--threads) is reachable
+/// (CheckResult::limit, ir::LimitKind::Threads)?
 bool thread_limit_reached(const CheckResult& r);
 
-/// Does an UNKNOWN with this reason (of a check or a race query) say that an access may be
-/// past the capacity of an object of a non-constant size (frontend::FrontendOptions::capacity)?
-/// (The reason is the possible memory-safety violation whose message the front end extends
-/// with "(or an access past the modelled capacity of N elements ...)".)
-bool capacity_reached(const std::string& unknown_reason);
-
-/// Is an UNKNOWN reason (or its "(also: ...)") a malloc site executed more often than it has
-/// objects (ir::ThreadModelOptions::heap_slots)? check and race then load the program again
-/// with 16 times as many, to kMaxHeapSlots, while time is left.
-bool heap_slots_reached(const std::string& unknown_reason);
+/// An UNKNOWN at ir::LimitKind::HeapSlots (a malloc site executed more often than it has
+/// objects, ir::ThreadModelOptions::heap_slots): check and race load the program again with 16
+/// times as many, to this many, while time is left; at ir::LimitKind::Capacity, with 16 times
+/// the capacity of objects of a non-constant size (frontend::FrontendOptions::capacity).
 inline constexpr unsigned kMaxHeapSlots = 256;
 
 /// The explicit-state part of --engine explicit / auto (explicit/search.hpp) on its own: fills

@@ -134,6 +134,9 @@ struct CheckResult {
   /// SAFE_UP_TO_BOUND: K; UNKNOWN: the largest bound fully checked.
   unsigned bound = 0;
   std::string reason;               // UNKNOWN (and internal errors): why
+  /// UNKNOWN because of this model limit (the reason says where): check and race translate the
+  /// program again with more of it and ask again (ir::LimitKind).
+  ir::LimitKind limit = ir::LimitKind::None;
   bool internal_error = false;      // a bug in siren (e.g. a trace that did not replay)
   std::vector<ir::TraceRow> trace;      // UNSAFE only
   /// UNSAFE: what `trace` replays (the initial nondet cell values and the schedule), for

@@ -31,14 +31,6 @@ namespace siren::encoder {
 
 namespace {
 
-std::string error_reason(const ir::ThreadModel& tm, const ErrorSite& site) {
-  const ir::Instr& in = tm.threads[site.thread].code[site.pc];
-  const std::string where = tm.where(in.loc);
-  const std::string what = site.message.empty() ? in.text : site.message;
-  if (site.kind == ir::AssertKind::MemSafety)
-    return "possible memory-safety violation at " + where + ": " + what;
-  return "modelling limit reached at " + where + ": " + what;
-}
 
 const ErrorSite* true_site(Engine& e, const Frame& f, bool property) {
   for (const ErrorSite& s : f.errors)
@@ -59,7 +51,7 @@ void search(const ir::ThreadModel& tm, const CheckOptions& options, solvers::Ter
     e.tx = &tx.emplace(tm, ir::transaction_options(options.granularity, options.tx_unwind));
   e.make_initial_state();
 
-  std::optional<std::string> other;  // a reachable MemSafety/Limit error
+  std::optional<ir::ErrorReason> other;  // a reachable MemSafety/Limit error
   unsigned checked = 0;              // bad^0 .. bad^{checked-1} are UNSAT
   const unsigned K = options.bound;
   auto collect = [&] {
@@ -79,7 +71,10 @@ void search(const ir::ThreadModel& tm, const CheckOptions& options, solvers::Ter
     // A backend failure (boolector missing or crashing, Z3 error) is not a timeout.
     if (!timed_out() && !dp->last_error().empty() && dp->last_error() != "terminated")
       res.reason = "solver " + dp->name() + ": " + dp->last_error();
-    if (other) res.reason += " (also: " + *other + ")";
+    if (other) {
+      res.reason += " (also: " + other->text + ")";
+      res.limit = other->limit;
+    }
     res.thread_cut_reached = res.thread_cut_reached || cut_found;
     collect();
   };
@@ -136,7 +131,8 @@ void search(const ir::ThreadModel& tm, const CheckOptions& options, solvers::Ter
     res.thread_cut_reached = res.thread_cut_reached || cut_found;  // (check::apply_thread_bound)
     if (other) {
       res.verdict = Verdict::Unknown;
-      res.reason = *other;
+      res.reason = other->text;
+      res.limit = other->limit;
     } else {
       res.verdict = v;
     }
@@ -182,7 +178,7 @@ void search(const ir::ThreadModel& tm, const CheckOptions& options, solvers::Ter
           continue;
         }
         if (other) break;  // (a model of the property query without a true site: nothing to report)
-        other = "an error of an unknown kind is reachable";
+        other = ir::ErrorReason{"an error of an unknown kind is reachable"};
       }
       checked = k + 1;
       if (completeness_checkpoint(k)) {

@@ -51,8 +51,15 @@ struct ErrorSite {
   std::uint32_t pc = 0;
   ir::AssertKind kind = ir::AssertKind::Property;
   std::string message;
+  ir::LimitKind limit = ir::LimitKind::None;  // the model limit it is (ir::Instr::limit)
   Term term = nullptr;  // Bool over V^k: this error is reached by thread `thread`'s next step
 };
+
+/// The UNKNOWN reason of a reachable MemSafety / Limit error site (ir::error_reason).
+inline ir::ErrorReason error_reason(const ir::ThreadModel& tm, const ErrorSite& site) {
+  const ir::Instr& in = tm.threads[site.thread].code[site.pc];
+  return ir::error_reason(site.kind, tm.where(in.loc), site.message.empty() ? in.text : site.message, site.limit);
+}
 
 /// Values of some locals of one thread that differ from V^k (sorted by local): the locals part
 /// of a state inside a transaction (ir/transactions.hpp), which writes nothing else after its

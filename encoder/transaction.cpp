@@ -276,7 +276,7 @@ void Engine::encode_transactions(unsigned k, ir::ThreadId t, const std::vector<F
           Term err = terms.mk_and(guard, terms.mk_not(ok));
           if (err != terms.mk_false()) {
             (ins.assert_kind == ir::AssertKind::Property ? bad_property : bad_other).push_back(err);
-            fr.errors.push_back({t, pc, ins.assert_kind, ins.message, err});
+            fr.errors.push_back({t, pc, ins.assert_kind, ins.message, ins.limit, err});
           }
           next = terms.mk_and(guard, ok);
           stuck(pc, err, st);

@@ -115,6 +115,7 @@ void Engine::build_frame(unsigned k) {
       Term guard = terms.mk_true();  // blocks the step when false
       Term fail = terms.mk_false();  // the step reaches an error
       ir::AssertKind fail_kind = ir::AssertKind::Limit;
+      ir::LimitKind fail_limit = ir::LimitKind::None;
       std::string fail_msg;
       auto sync_guard = [&](auto&& blocked_value) {
         Term g = terms.mk_true();
@@ -129,6 +130,7 @@ void Engine::build_frame(unsigned k) {
         case InstrKind::Assert:
           fail = terms.mk_not(encode(tid, in.a, k));
           fail_kind = in.assert_kind;
+          fail_limit = in.limit;
           fail_msg = in.message;
           break;
         case InstrKind::Lock:
@@ -161,6 +163,7 @@ void Engine::build_frame(unsigned k) {
         case InstrKind::Malloc:
           fail = s.allocated[in.obj] ? s.allocated[in.obj] : terms.mk_false();
           fail_msg = "heap: call site executed more than once";
+          fail_limit = ir::LimitKind::HeapSlots;
           break;
         case InstrKind::Free: {  // Assert[MemSafety](p is null or the start of a live heap object)
           Term p = encode(tid, in.a, k);
@@ -183,7 +186,7 @@ void Engine::build_frame(unsigned k) {
         Term err = terms.mk_and(terms.mk_and(base, pc_is), terms.mk_and(guard, fail));
         if (err == terms.mk_false()) continue;
         (fail_kind == ir::AssertKind::Property ? bad_p : bad_o).push_back(err);
-        fr.errors.push_back({tid, i, fail_kind, fail_msg, err});
+        fr.errors.push_back({tid, i, fail_kind, fail_msg, fail_limit, err});
       }
     }
     if (tx) {

@@ -553,9 +553,7 @@ class Search {
           return false;
         }
         if (!r_.other_error)
-          r_.other_error = std::string(res.error_kind == AssertKind::MemSafety ? "possible memory-safety violation at "
-                                                                                 : "modelling limit reached at ") +
-                           tm_.where(res.loc) + ": " + res.error_message;
+          r_.other_error = ir::error_reason(res.error_kind, tm_.where(res.loc), res.error_message, res.error_limit);
         continue;
       }
       if (res.outcome != StepOutcome::Ok) continue;
@@ -831,7 +829,7 @@ class Search {
       r_.verdict = SearchVerdict::Unknown;
     } else if (r_.other_error) {
       r_.verdict = SearchVerdict::Unknown;
-      r_.reason = *r_.other_error;
+      r_.reason = r_.other_error->text;
     } else if (r_.target_unsettled) {
       r_.verdict = SearchVerdict::Unknown;
       r_.reason = "a next access reads an indeterminate value not chosen yet";

@@ -75,7 +75,7 @@ struct SearchResult {
   /// Every reachable state (of the restricted nondet domain) was visited.
   bool exhausted = false;
   /// A MemSafety / Limit error is reachable (real: found by execution): never SAFE.
-  std::optional<std::string> other_error;
+  std::optional<ir::ErrorReason> other_error;
   bool nondet_restricted = false;
   /// A visited state has a thread blocked by the thread bound (ir::is_thread_bound_cut): SAFE
   /// holds only up to ir::ThreadModel::thread_bound threads.

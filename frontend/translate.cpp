@@ -164,8 +164,10 @@ void Translator::note_capacity() {
                                       "non-constant size: {})", options_.capacity, names);
   for (ir::Function& f : prog_.functions)
     for (ir::Instr& in : f.body)
-      if (in.kind == InstrKind::Assert && in.assert_kind == ir::AssertKind::MemSafety && in.a && in.a->op == Op::ValidPtr)
+      if (in.kind == InstrKind::Assert && in.assert_kind == ir::AssertKind::MemSafety && in.a && in.a->op == Op::ValidPtr) {
         in.message += why;
+        in.limit = ir::LimitKind::Capacity;
+      }
 }
 
 FrontendResult Translator::run() {

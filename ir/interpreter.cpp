@@ -209,10 +209,11 @@ StepResult Interpreter::step(State& s, const Step& st) const {
     const Type lt = locals_decl[l].type;
     ts.locals[l] = lt.is_ptr() ? v : Value{normalize(lt, v.bits), 0};
   };
-  auto fail = [&](AssertKind k, std::string msg) {
+  auto fail = [&](AssertKind k, std::string msg, LimitKind limit = LimitKind::None) {
     r.outcome = StepOutcome::Error;
     r.error_kind = k;
     r.error_message = std::move(msg);
+    r.error_limit = limit;
   };
   switch (in.kind) {
     case InstrKind::Skip:
@@ -233,7 +234,7 @@ StepResult Interpreter::step(State& s, const Step& st) const {
     case InstrKind::Havoc: set_local(in.lhs, nondet(0)); break;
     case InstrKind::Assert:
       if (eval(s, t, in.a).bits == 0)
-        fail(in.assert_kind, in.message.empty() ? "assertion failed: " + in.text : in.message);
+        fail(in.assert_kind, in.message.empty() ? "assertion failed: " + in.text : in.message, in.limit);
       break;
     case InstrKind::Goto:
       if (!in.a || eval(s, t, in.a).bits != 0) next = in.target;
@@ -268,7 +269,7 @@ StepResult Interpreter::step(State& s, const Step& st) const {
     case InstrKind::ThreadCreate: {
       const std::uint64_t counter = in.lhs < ts.locals.size() ? ts.locals[in.lhs].bits : 0;
       if (counter >= in.threads.size()) {
-        fail(AssertKind::Limit, "threads: pthread_create site has no free instance slot");
+        fail(AssertKind::Limit, "threads: pthread_create site has no free instance slot", LimitKind::Threads);
         break;
       }
       const ThreadId nt = in.threads[counter];
@@ -312,7 +313,7 @@ StepResult Interpreter::step(State& s, const Step& st) const {
         break;
       }
       if (s.allocated[o]) {
-        fail(AssertKind::Limit, "heap: call site executed more than once");
+        fail(AssertKind::Limit, "heap: call site executed more than once", LimitKind::HeapSlots);
         break;
       }
       s.allocated[o] = true;

@@ -56,6 +56,7 @@ struct StepResult {
   StepOutcome outcome = StepOutcome::Ok;
   AssertKind error_kind = AssertKind::Property;
   std::string error_message;
+  LimitKind error_limit = LimitKind::None;  // the model limit the error is (Instr::limit)
   SourceLoc loc;  // location of the executed instruction
 };
 

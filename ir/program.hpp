@@ -126,6 +126,34 @@ enum class AssertKind : std::uint8_t {
   Limit,      // a modelling bound was hit (threads, heap instances, recursion): UNKNOWN
 };
 
+/// The model limits that a larger model lifts (check and race translate the program again with
+/// more threads, heap objects per site or elements per object of a non-constant size, and ask
+/// again): set on the instruction whose failure is that limit (Instr::limit), carried by the
+/// engines' errors (ErrorReason) into an UNKNOWN's data (check::CheckResult::limit), so that
+/// nothing reads the reason's text to decide.
+enum class LimitKind : std::uint8_t {
+  None,
+  Threads,    // Assert[Limit]: a pthread_create site ran out of instances
+  HeapSlots,  // Assert[Limit] / Malloc: a malloc site executed more often than it has objects
+  Capacity,   // Assert[MemSafety] of an access: may be past the capacity of an object of a
+              // non-constant size (FrontendOptions::capacity)
+};
+
+/// A reachable MemSafety / Limit error as an UNKNOWN's reason: its text (error_reason) and
+/// the model limit it is, if any.
+struct ErrorReason {
+  std::string text;
+  LimitKind limit = LimitKind::None;
+};
+
+/// The one spelling of a reachable MemSafety / Limit error: "possible memory-safety violation
+/// at WHERE: WHAT" or "modelling limit reached at WHERE: WHAT".
+inline ErrorReason error_reason(AssertKind kind, const std::string& where, const std::string& what, LimitKind limit) {
+  return {std::string(kind == AssertKind::MemSafety ? "possible memory-safety violation at " : "modelling limit reached at ") +
+              where + ": " + what,
+          limit};
+}
+
 /// Instr::message of the loads and stores the front end's kernel model makes for a kernel
 /// function without a body (frontend/calls.cpp kernel_through), followed by its name: the
 /// model's accesses, which no native run makes; a race through one is UNKNOWN (race.cpp).
@@ -147,6 +175,7 @@ struct Instr {
                                // Havoc: the call it stands for, if any ("nondet_int()": a
                                // __VERIFIER_nondet_* call or a function without a body)
   std::vector<std::uint32_t> threads;  // ThreadCreate in thread-model code: instance slots
+  LimitKind limit = LimitKind::None;   // Assert: the model limit its failure is, if any
 };
 
 /// A Havoc that is the result of a call (a nondet function, a function without a body): its

@@ -589,6 +589,7 @@ ThreadModel build_thread_model(const Program& program, const ThreadModelOptions&
             as.assert_kind = AssertKind::Limit;
             as.message = "threads: pthread_create site executed more than " + std::to_string(slots[si]) +
                          " time(s) (--threads " + std::to_string(max_threads) + ")";
+            as.limit = LimitKind::Threads;
             tm.limited = true;
           }
           out.push_back(std::move(as));
@@ -635,6 +636,7 @@ ThreadModel build_thread_model(const Program& program, const ThreadModelOptions&
         limit.assert_kind = AssertKind::Limit;
         limit.a = tm.exprs().mk_false();
         limit.message = "heap: malloc site executed more than " + std::to_string(n) + " times";
+        limit.limit = LimitKind::HeapSlots;
         out.push_back(std::move(limit));
         Instr inc = plain;
         inc.kind = InstrKind::Assign;

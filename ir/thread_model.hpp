@@ -37,7 +37,7 @@ struct ThreadModelOptions {
   /// i-th copy of the object, one more execution than that is an Assert[Limit] ("heap: malloc
   /// site executed more than N times"). 1: one object, the execution after it fails in the
   /// Malloc itself ("heap: call site executed more than once"). check and race grow it after
-  /// an UNKNOWN at that limit (check::heap_slots_reached).
+  /// an UNKNOWN at that limit (ir::LimitKind::HeapSlots).
   unsigned heap_slots = 1;
 };
 

@@ -369,14 +369,15 @@ void RaceSession::run(const std::vector<RaceQuery>& qs,
     a.seconds = elapsed();
     on_answer(i, a);
   };
-  auto all = [&](Verdict v, unsigned bound, const std::string& reason, unsigned clean_bound = 0,
+  auto all = [&](Verdict v, unsigned bound, const ir::ErrorReason& reason, unsigned clean_bound = 0,
                  bool time_limit = false) {
     for (std::size_t i = 0; i < qs.size(); ++i) {
       if (!open[i]) continue;
       RaceAnswer a;
       a.verdict = v;
       a.bound = bound;
-      a.reason = reason;
+      a.reason = reason.text;
+      a.limit = reason.limit;
       a.clean_bound = clean_bound;
       a.time_limit = time_limit;
       answer(i, a);
@@ -404,9 +405,9 @@ void RaceSession::run(const std::vector<RaceQuery>& qs,
   // keeps every racy state too.
   const std::string& reduction = co.reduction;
   sch_ = reduction::make_scheduler_constraints(reduction, tm_);
-  if (!sch_) return all(Verdict::Unknown, 0, "reduction '" + reduction + "' is not implemented");
-  if (co.solver != "cadical") return all(Verdict::Unknown, 0, "solver '" + co.solver + "' is not available");
-  if (tm_.threads.empty()) return all(Verdict::Unknown, 0, "internal error: the thread model has no main thread");
+  if (!sch_) return all(Verdict::Unknown, 0, {"reduction '" + reduction + "' is not implemented"});
+  if (co.solver != "cadical") return all(Verdict::Unknown, 0, {"solver '" + co.solver + "' is not available"});
+  if (tm_.threads.empty()) return all(Verdict::Unknown, 0, {"internal error: the thread model has no main thread"});
 
   // Per-query deadline (reset at every solve) and the global one.
   std::optional<clock::time_point> query_deadline;
@@ -449,7 +450,7 @@ void RaceSession::run(const std::vector<RaceQuery>& qs,
   }
   e.make_initial_state();
 
-  std::optional<std::string> other;  // a memory-safety or limit error that may be reached
+  std::optional<ir::ErrorReason> other;  // a memory-safety or limit error that may be reached
   unsigned other_at = 0;              // ... by a step after this many error-free steps
   unsigned checked = 0;
   // No race and no error in the executions of at most `b` steps searched (RaceAnswer::clean_bound).
@@ -463,10 +464,12 @@ void RaceSession::run(const std::vector<RaceQuery>& qs,
   };
   auto finish_all = [&](Verdict v, unsigned bound) {
     if (other) all(Verdict::Unknown, bound, *other, clean(bound));
-    else all(v, bound, "");
+    else all(v, bound, {});
   };
   auto timeout_all = [&] {
-    all(Verdict::Unknown, checked, other ? "timeout (also: " + *other + ")" : std::string("timeout"), clean(checked),
+    all(Verdict::Unknown, checked,
+        other ? ir::ErrorReason{"timeout (also: " + other->text + ")", other->limit} : ir::ErrorReason{"timeout"},
+        clean(checked),
         true);
   };
   // A solve on behalf of the queries `who`: its time counts for each of them, and it stops when
@@ -501,7 +504,8 @@ void RaceSession::run(const std::vector<RaceQuery>& qs,
     RaceAnswer a;
     a.verdict = Verdict::Unknown;
     a.bound = checked;
-    a.reason = other ? "timeout (also: " + *other + ")" : std::string("timeout");
+    a.reason = other ? "timeout (also: " + other->text + ")" : std::string("timeout");
+    if (other) a.limit = other->limit;
     a.clean_bound = clean(checked);
     a.time_limit = true;
     answer(i, a);
@@ -608,14 +612,10 @@ void RaceSession::run(const std::vector<RaceQuery>& qs,
         if (r == solvers::SolveResult::Sat) {
           for (const ErrorSite& s : f.errors)
             if (s.kind != ir::AssertKind::Property && e.dp.value(s.term) != 0) {
-              const ir::Instr& in = tm_.threads[s.thread].code[s.pc];
-              const std::string what = s.message.empty() ? in.text : s.message;
-              other = (s.kind == ir::AssertKind::MemSafety ? "possible memory-safety violation at "
-                                                           : "modelling limit reached at ") +
-                      tm_.where(in.loc) + ": " + what;
+              other = encoder::error_reason(tm_, s);
               break;
             }
-          if (!other) other = "an error of an unknown kind is reachable";
+          if (!other) other = ir::ErrorReason{"an error of an unknown kind is reachable"};
           other_at = opt_.test_clean_past_errors ? K : k;
         }
       }
@@ -640,11 +640,68 @@ void RaceSession::run(const std::vector<RaceQuery>& qs,
 }  // namespace
 
 namespace {
-// RaceRunOptions::explicit_first: the explicit-state search for a state where some open race
-// query holds. Each race found answers its query (replayed, as the BMC's) and the search starts
-// again for the others; a search that visits every reachable state answers the open ones
-// race-free (a proof). Queries it cannot decide (time, memory, a nondet value it cannot
-// enumerate, a reachable memory-safety or limit error, a thread cut) stay open for the BMC.
+// The explicit-state search for a state where an open race query holds: accesses of the query
+// are the next steps of settled threads, and racing_pair finds two of them racing (of its first
+// and second lists; a query without `second`: two of its first). The one search behind siren
+// race's all-accesses query (search_race) and triage's per-warning queries
+// (search_race_queries). `hit`: the query that held (Unsafe); `first_only`: only the first open
+// query is asked (RaceRunOptions::test_search_first_only, deliberately broken).
+struct QuerySearch {
+  explicit_state::SearchResult result;
+  std::size_t hit = 0;
+};
+QuerySearch search_for_queries(const ir::ThreadModel& tm, const std::vector<RaceQuery>& qs, const std::vector<char>& open,
+                               explicit_state::SearchOptions so, bool first_only = false) {
+  // (thread, pc) -> the (query, side) entries of its accesses.
+  struct Entry {
+    std::size_t query;
+    int side;  // 1: first, 2: second
+    RaceAccess access;
+  };
+  std::vector<std::vector<std::vector<Entry>>> entries(tm.threads.size());
+  for (ir::ThreadId t = 0; t < tm.threads.size(); ++t) entries[t].resize(tm.threads[t].code.size());
+  std::size_t first_open = qs.size();
+  for (std::size_t i = 0; i < qs.size(); ++i) {
+    if (!open[i] || !qs[i].control.empty() || (first_only && first_open < qs.size())) continue;
+    first_open = i;
+    for (int side = 1; side <= 2; ++side)
+      for (const RaceAccess& a : side == 1 ? qs[i].first : qs[i].second)
+        if (a.thread < entries.size() && a.pc < entries[a.thread].size()) entries[a.thread][a.pc].push_back({i, side, a});
+  }
+  ir::Interpreter interp(tm);
+  std::map<std::size_t, std::pair<std::vector<RaceAccess>, std::vector<RaceAccess>>> next;
+  QuerySearch out;
+  so.target = [&](const ir::State& st, const std::vector<char>& settled) {
+    next.clear();
+    unsigned movers = 0;  // threads with an access next: a race needs two
+    for (ir::ThreadId t = 0; t < tm.threads.size(); ++t) {
+      const auto& ts = st.threads[t];
+      if (!settled[t] || !ts.started || ts.finished || ts.pc >= entries[t].size() || entries[t][ts.pc].empty()) continue;
+      ++movers;
+      for (const Entry& e : entries[t][ts.pc]) {
+        auto& n = next[e.query];
+        (e.side == 1 ? n.first : n.second).push_back(e.access);
+      }
+    }
+    if (movers < 2) return false;
+    for (const auto& [i, n] : next) {
+      if (n.first.empty() || (!qs[i].second.empty() && n.second.empty())) continue;
+      if (racing_pair(tm, interp, st, n.first, qs[i].second.empty() ? std::vector<RaceAccess>{} : n.second)) {
+        out.hit = i;
+        return true;
+      }
+    }
+    return false;
+  };
+  out.result = explicit_state::search(tm, so);
+  return out;
+}
+
+// RaceRunOptions::explicit_first: search_for_queries over the open queries. Each race found
+// answers its query (replayed, as the BMC's) and the search starts again for the others; a
+// search that visits every reachable state answers the open ones race-free (a proof). Queries
+// it cannot decide (time, memory, a nondet value it cannot enumerate, a reachable memory-safety
+// or limit error, a thread cut) stay open for the BMC.
 void search_race_queries(const ir::ThreadModel& tm, const std::vector<RaceQuery>& qs, std::vector<char>& open,
                          const RaceRunOptions& options,
                          const std::function<void(std::size_t, const RaceAnswer&)>& answer) {
@@ -656,23 +713,6 @@ void search_race_queries(const ir::ThreadModel& tm, const std::vector<RaceQuery>
     if (options.check.deadline && *options.check.deadline < d) d = *options.check.deadline;
     return d;
   };
-  // (thread, pc) -> the (query, side) entries of its accesses.
-  struct Entry {
-    std::size_t query;
-    int side;  // 1: first, 2: second (a query without `second` lists its accesses once, side 1)
-    RaceAccess access;
-  };
-  std::vector<std::vector<std::vector<Entry>>> entries(tm.threads.size());
-  for (ir::ThreadId t = 0; t < tm.threads.size(); ++t) entries[t].resize(tm.threads[t].code.size());
-  for (std::size_t i = 0; i < qs.size(); ++i) {
-    if (!open[i] || !qs[i].control.empty()) continue;
-    for (int side = 1; side <= 2; ++side)
-      for (const RaceAccess& a : side == 1 ? qs[i].first : qs[i].second)
-        if (a.thread < entries.size() && a.pc < entries[a.thread].size()) entries[a.thread][a.pc].push_back({i, side, a});
-  }
-  ir::Interpreter interp(tm);
-  std::map<std::size_t, std::pair<std::vector<RaceAccess>, std::vector<RaceAccess>>> next;
-  std::size_t hit = 0;
   for (;;) {
     bool any = false;
     for (std::size_t i = 0; i < qs.size(); ++i) any = any || (open[i] && qs[i].control.empty());
@@ -681,38 +721,15 @@ void search_race_queries(const ir::ThreadModel& tm, const std::vector<RaceQuery>
     so.deadline = at(options.check.explicit_share);
     so.restricted_deadline = at(options.check.explicit_share_restricted);
     so.max_memory_mb = options.check.explicit_memory_mb;
-    so.target = [&](const ir::State& st, const std::vector<char>& settled) {
-      next.clear();
-      for (ir::ThreadId t = 0; t < tm.threads.size(); ++t) {
-        const auto& ts = st.threads[t];
-        if (!settled[t] || !ts.started || ts.finished || ts.pc >= entries[t].size()) continue;
-        for (const Entry& e : entries[t][ts.pc]) {
-          if (!open[e.query]) continue;
-          auto& n = next[e.query];
-          (e.side == 1 ? n.first : n.second).push_back(e.access);
-        }
-      }
-      std::size_t first_open = qs.size();  // (test_search_first_only)
-      for (std::size_t i = 0; options.test_search_first_only && i < qs.size() && first_open == qs.size(); ++i)
-        if (open[i] && qs[i].control.empty()) first_open = i;
-      for (const auto& [i, n] : next) {
-        if (options.test_search_first_only && i != first_open) continue;
-        if (n.first.empty() || (!qs[i].second.empty() && n.second.empty())) continue;
-        if (racing_pair(tm, interp, st, n.first, qs[i].second.empty() ? std::vector<RaceAccess>{} : n.second)) {
-          hit = i;
-          return true;
-        }
-      }
-      return false;
-    };
-    const explicit_state::SearchResult sr = explicit_state::search(tm, so);
+    const QuerySearch qs_found = search_for_queries(tm, qs, open, so, options.test_search_first_only);
+    const explicit_state::SearchResult& sr = qs_found.result;
     if (sr.verdict == explicit_state::SearchVerdict::Unsafe) {
       RaceAnswer a;
       a.engine = "explicit";
-      replay_answer(tm, qs[hit], sr.error_initial_nondet, sr.error_trace, a);
+      replay_answer(tm, qs[qs_found.hit], sr.error_initial_nondet, sr.error_trace, a);
       a.seconds = std::chrono::duration<double>(clock::now() - t0).count();
-      open[hit] = 0;
-      answer(hit, a);
+      open[qs_found.hit] = 0;
+      answer(qs_found.hit, a);
       continue;
     }
     if (sr.verdict == explicit_state::SearchVerdict::Safe && !sr.thread_cut) {
@@ -803,28 +820,11 @@ std::optional<RaceAnswer> search_race(const ir::ThreadModel& tm, const RaceSearc
   RaceQuery q;
   q.first = all_data_accesses(tm);
   if (limits.test_writes_only) std::erase_if(q.first, [](const RaceAccess& a) { return !a.write; });
-  // The accesses of each (thread, pc): a state's candidates are its threads' next steps'.
-  std::vector<std::vector<std::vector<RaceAccess>>> at(tm.threads.size());
-  for (ir::ThreadId t = 0; t < tm.threads.size(); ++t) at[t].resize(tm.threads[t].code.size());
-  for (const RaceAccess& a : q.first) at[a.thread][a.pc].push_back(a);
-  ir::Interpreter interp(tm);
-  std::vector<RaceAccess> next;
   explicit_state::SearchOptions so;
   so.deadline = limits.deadline;
   so.restricted_deadline = limits.restricted_deadline;
   so.max_memory_mb = limits.memory_mb;
-  so.target = [&](const ir::State& s, const std::vector<char>& settled) {
-    next.clear();
-    unsigned movers = 0;
-    for (ir::ThreadId t = 0; t < tm.threads.size(); ++t) {
-      const auto& ts = s.threads[t];
-      if (!settled[t] || !ts.started || ts.finished || ts.pc >= at[t].size() || at[t][ts.pc].empty()) continue;
-      next.insert(next.end(), at[t][ts.pc].begin(), at[t][ts.pc].end());
-      ++movers;
-    }
-    return movers >= 2 && racing_pair(tm, interp, s, next, {}).has_value();
-  };
-  const explicit_state::SearchResult sr = explicit_state::search(tm, so);
+  const explicit_state::SearchResult sr = search_for_queries(tm, {q}, {1}, so).result;
   RaceAnswer ans;
   ans.engine = "explicit";
   switch (sr.verdict) {
@@ -843,7 +843,8 @@ std::optional<RaceAnswer> search_race(const ir::ThreadModel& tm, const RaceSearc
     case explicit_state::SearchVerdict::Unknown:
       if (!sr.exhausted || !sr.other_error) return std::nullopt;
       ans.verdict = Verdict::Unknown;
-      ans.reason = *sr.other_error;
+      ans.reason = sr.other_error->text;
+      ans.limit = sr.other_error->limit;
       break;
   }
   ans.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -126,6 +126,9 @@ struct RaceAnswer {
   Verdict verdict = Verdict::Unknown;
   unsigned bound = 0;  // as CheckResult::bound (RACE: the number of steps before the race)
   std::string reason;
+  /// Unknown because of this model limit (the reason says where): siren race translates the
+  /// program again with more of it and asks again (ir::LimitKind).
+  ir::LimitKind limit = ir::LimitKind::None;
   /// Unknown only: the executions of at most `clean_bound` steps were all searched, and none
   /// has a race or a memory-safety or modelling-limit error (`bound` when no such error is
   /// reachable; else at most the steps before the first). Triage answers such a warning as a

@@ -421,8 +421,8 @@ int run_check(const CheckArgs& a) {
           (co.deadline && std::chrono::steady_clock::now() >= *co.deadline))
         break;
       FrontArgs larger = front;
-      if (check::capacity_reached(result.reason) && !lm.capped.empty()) larger.capacity *= 16;
-      else if (check::heap_slots_reached(result.reason) && front.heap_slots < check::kMaxHeapSlots) larger.heap_slots *= 16;
+      if (result.limit == ir::LimitKind::Capacity && !lm.capped.empty()) larger.capacity *= 16;
+      else if (result.limit == ir::LimitKind::HeapSlots && front.heap_slots < check::kMaxHeapSlots) larger.heap_slots *= 16;
       else break;
       LoadedModel next = load_model(a.file, larger);
       if (!next.tm) break;

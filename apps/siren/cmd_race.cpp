@@ -249,10 +249,10 @@ int run_race(const RaceArgs& given) {
       // one at a malloc site executed more often than it has objects with 16 times as many.
       FrontArgs front = a.front;
       while (result.verdict == check::Verdict::Unknown && !result.internal_error &&
-             ((check::capacity_reached(result.reason) && !lm.capped.empty()) ||
-              (check::heap_slots_reached(result.reason) && front.heap_slots < check::kMaxHeapSlots)) &&
+             ((result.limit == ir::LimitKind::Capacity && !lm.capped.empty()) ||
+              (result.limit == ir::LimitKind::HeapSlots && front.heap_slots < check::kMaxHeapSlots)) &&
              (!co.deadline || std::chrono::steady_clock::now() < *co.deadline)) {
-        if (check::capacity_reached(result.reason)) front.capacity *= 16;
+        if (result.limit == ir::LimitKind::Capacity) front.capacity *= 16;
         else front.heap_slots *= 16;
         LoadedModel larger = load_model(a.file, front);
         if (!larger.tm) break;

@@ -38,7 +38,7 @@ struct FrontArgs {
   /// race grow it after an UNKNOWN that may be the capacity; run_check, run_race).
   std::uint64_t capacity = 64;
   /// ir::ThreadModelOptions::heap_slots (check and race grow it after an UNKNOWN at a malloc
-  /// site executed too often; check::heap_slots_reached).
+  /// site executed too often; ir::LimitKind::HeapSlots).
   unsigned heap_slots = 1;
 };
 

@@ -167,7 +167,8 @@ int main(void) { pthread_t h; while (1) pthread_create(&h, 0, t, 0); return 0; }
   const explicit_state::SearchResult r = explicit_state::search(tm, so);
   CHECK(r.verdict == explicit_state::SearchVerdict::Unknown);
   REQUIRE(r.other_error.has_value());
-  CHECK(r.other_error->find("modelling limit") != std::string::npos);
+  CHECK(r.other_error->text.find("modelling limit") != std::string::npos);
+  CHECK(r.other_error->limit == ir::LimitKind::Threads);  // the data check's thread growth reads
 }
 
 TEST_CASE("search: budgets give UNKNOWN, never SAFE") {

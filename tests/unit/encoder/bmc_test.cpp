@@ -158,6 +158,39 @@ int main(void) {
   auto limited = check_src(src, 80, 3);
   CHECK(limited.verdict == Verdict::Unknown);
   CHECK(limited.reason.find("thread") != std::string::npos);
+  CHECK(limited.limit == ir::LimitKind::Threads);  // data, which check's thread growth reads
+  CHECK(r.limit == ir::LimitKind::None);
+}
+
+TEST_CASE("a model limit an UNKNOWN names is data: capacity, heap objects, none") {
+  // An access past the capacity of an object of a non-constant size (64 elements).
+  auto cap = check_src(prog(R"(#include <stdlib.h>
+int main(void) {
+  int n = __VERIFIER_nondet_int();
+  __VERIFIER_assume(n >= 100 && n <= 200);
+  int *p = malloc(n * sizeof(int));
+  p[80] = 1;
+  return 0;
+})"), 40, 2);
+  CHECK(cap.verdict == Verdict::Unknown);
+  CHECK(cap.limit == ir::LimitKind::Capacity);
+  // A malloc site executed twice (one object per site without ThreadModelOptions::heap_slots).
+  auto heap = check_src(prog(R"(#include <stdlib.h>
+int main(void) {
+  for (int i = 0; i < 2; i++) { int *p = malloc(sizeof(int)); *p = i; }
+  return 0;
+})"), 40, 2);
+  CHECK(heap.verdict == Verdict::Unknown);
+  CHECK(heap.limit == ir::LimitKind::HeapSlots);
+  // A null dereference: a memory-safety UNKNOWN that no larger model lifts.
+  auto null = check_src(prog(R"(int main(void) {
+  int *p = 0;
+  if (__VERIFIER_nondet_int()) *p = 1;
+  return 0;
+})"), 40, 2);
+  CHECK(null.verdict == Verdict::Unknown);
+  CHECK(null.reason.find("memory-safety") != std::string::npos);
+  CHECK(null.limit == ir::LimitKind::None);
 }
 
 TEST_CASE("an error only through a pointer alias") {
