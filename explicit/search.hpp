@@ -1,7 +1,8 @@
-// Explicit-state model checking for `siren check` (the "explicit" engine): a search over the
-// global states of a ThreadModel with the concrete interpreter, built for speed, not for
-// counting. The explorer (explicit/explorer.hpp) stays the simple test oracle; this engine is checked
-// against it (tests/unit/encoder/search_test.cpp, and siren-fuzz's `--engine explicit`).
+// Explicit-state model checking (`siren check --engine explicit` and `auto`; with a target,
+// siren race's and triage's search for a racy state, race/race.cpp): a search over the global
+// states of a ThreadModel with the concrete interpreter, built for speed, not for counting. The
+// explorer (explicit/explorer.hpp) stays the simple test oracle; this engine is checked against
+// it (tests/unit/check/search_test.cpp, and siren-fuzz's `--engine explicit`).
 //
 // * States are stored once, flattened into fixed-size rows of 64-bit words (long rows are cut
 //   into 8-word blocks stored once each); one open-addressing hash table per store.

@@ -1,1 +1,0 @@
-// Placeholder translation unit for modules that have no sources yet (see CMakeLists.txt).
