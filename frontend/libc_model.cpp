@@ -143,9 +143,9 @@ QualType Translator::untyped_malloc_type(const CallExpr* ce, unsigned first_size
 // A heap object for the allocation at `site` (malloc, calloc, alloca, realloc), its size the
 // product of the `size_args` arguments from `first_size_arg`: typed by the pointer the result
 // is converted to (`type`), else at its first use (untyped_malloc_type). Returns the pointer to
-// it, its element type and its number of elements.
+// it, its element type, its number of elements and (need_size) the size requested in bytes.
 Translator::HeapObject Translator::heap_object(const CallSite& site, QualType malloc_type, unsigned first_size_arg,
-                                               unsigned size_args) {
+                                               unsigned size_args, bool need_size) {
   const CallExpr* ce = site.ce;
   const SourceLocation loc = site.loc;
   const std::string& name = site.name;
@@ -176,9 +176,15 @@ Translator::HeapObject Translator::heap_object(const CallSite& site, QualType ma
       if (__builtin_mul_overflow(bytes, v->value, &bytes)) unsupported(loc, name + "() size overflows");
     count = std::max<std::uint64_t>(1, bytes / esize + (bytes % esize != 0));
   } else {
-    for (unsigned i = 0; i < sizes.size(); ++i)
-      if (!sizes[i] && needs_instrs(arg(i))) rvalue(arg(i), false);  // evaluated; the object has the capacity
+    for (unsigned i = 0; i < sizes.size(); ++i) {  // evaluated; the object has the capacity
+      if (sizes[i]) continue;
+      if (need_size) sizes[i] = tmp_of(conv(size_t_ty, rvalue(arg(i))));
+      else if (needs_instrs(arg(i))) rvalue(arg(i), false);
+    }
   }
+  ExprRef requested = nullptr;  // the product of the sizes (need_size)
+  for (ExprRef v : sizes)
+    if (need_size) requested = requested ? em().mk_binary(Op::Mul, requested, v) : v;
   if (count > 100000 || count * cells_of(malloc_type, loc) > 100000)
     unsupported(loc, name + "() of more than 100000 cells");
   ir::Object o;
@@ -196,7 +202,7 @@ Translator::HeapObject Translator::heap_object(const CallSite& site, QualType ma
   in.lhs = new_tmp(Type::pointer());
   LocalId lhs = in.lhs;
   emit(std::move(in));
-  return {em().mk_local(Type::pointer(), lhs), malloc_type, count};
+  return {em().mk_local(Type::pointer(), lhs), malloc_type, count, requested};
 }
 
 // realloc(p, n) (C11 7.22.3.5): a new object of n bytes at this call site, typed as malloc's
@@ -205,13 +211,20 @@ Translator::HeapObject Translator::heap_object(const CallSite& site, QualType ma
 // and p's object has them (a ValidPtr test of each element's first cell: a smaller p leaves
 // the rest of the new object indeterminate, as C says), then p is freed: Free's memory-safety
 // check (p null or the start of a live heap object) and, for data races, a write of p's whole
-// object; the copy reads each of its cells. It never fails, as malloc never returns null.
+// object; the copy reads each of its cells. It never fails, as malloc never returns null. A size
+// of 0 is not modelled (implementation-defined, C11 7.22.3p1: glibc frees p and returns null):
+// unsupported when fixed, else a Limit where it is 0.
 ExprRef Translator::rv_realloc(const CallSite& site, QualType malloc_type) {
   const SourceLocation loc = site.loc;
   if (site.nargs != 2) unsupported(loc, "call to 'realloc' with " + std::to_string(site.nargs) + " arguments");
   ExprRef old = tmp_of(site.ptr_arg(0));
   if (malloc_type.isNull() || malloc_type->isVoidType()) malloc_type = pointee_of(ctx_, site.ce->getArg(0));
-  const HeapObject fresh = heap_object(site, malloc_type, 1, 1);
+  if (ExprRef n = fixed_value(site.arg(1)); n && n->value == 0)
+    unsupported(loc, "realloc to size 0 (implementation-defined: glibc frees the object and returns null)");
+  const HeapObject fresh = heap_object(site, malloc_type, 1, 1, true);
+  if (!fresh.bytes->is_const())
+    assert_limit(em().mk_binary(Op::Ne, fresh.bytes, em().mk_const(fresh.bytes->type, 0)),
+                 "realloc to size 0 (implementation-defined: glibc frees the object and returns null)");
   const Type i64 = Type::integer(64, true);
   const std::uint64_t es = std::max<std::int64_t>(1, ctx_.getTypeSizeInChars(fresh.type).getQuantity());
   std::vector<CellSpec> cells;

@@ -461,8 +461,10 @@ class Translator {
     ExprRef ptr;           // the object's address
     QualType type;         // its element type
     std::uint64_t count;   // its number of elements
+    ExprRef bytes;         // need_size: the size requested, in bytes
   };
-  HeapObject heap_object(const CallSite& site, QualType malloc_type, unsigned first_size_arg, unsigned size_args);
+  HeapObject heap_object(const CallSite& site, QualType malloc_type, unsigned first_size_arg, unsigned size_args,
+                         bool need_size = false);
   ExprRef rv_realloc(const CallSite& site, QualType malloc_type);
   ExprRef rv_string_call(const std::string& name, const CallExpr* ce, bool want);
   void main_arguments(const FunctionDecl* fd);
