@@ -1384,11 +1384,16 @@ RT_API void __wrap_free(void *p) {
 }
 /* realloc of an object: a new object (zeroed, as malloc's) with the old one's bytes, and the
  * old one freed: a write event over its usable bytes, as siren's model has it (the copy reads
- * them first; the free's write covers those reads). Never in place, as siren's model. */
+ * them first; the free's write covers those reads). Never in place, as siren's model; a size
+ * of 0 frees and returns null, as glibc's. */
 RT_API void *__wrap_realloc(void *p, size_t n) {
   if (!p) return __wrap_malloc(n);
   const size_t old = malloc_usable_size(p);
   access_ev((uintptr_t)p, (unsigned)old, E_WRITE, 0, PC());
+  if (n == 0) { /* glibc's realloc(p, 0): frees p, returns null */
+    __real_free(p);
+    return NULL;
+  }
   void *q = __wrap_malloc(n);
   if (!q) return NULL;
   memcpy(q, p, old < n ? old : n);
