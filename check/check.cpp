@@ -53,6 +53,7 @@ bool check_explicit(const ir::ThreadModel& tm, const CheckOptions& options, Chec
   }
   res.verdict = Verdict::Unknown;
   res.reason = sr.reason;
+  res.time_limit = sr.time_limit;
   // A MemSafety / Limit error is reachable (found by execution, so real): the answer cannot be
   // SAFE any more, only UNSAFE if some other execution violates the property. The search looked
   // for that in its (shortened) budget; the user gets the limit now instead of after the whole
@@ -61,11 +62,13 @@ bool check_explicit(const ir::ThreadModel& tm, const CheckOptions& options, Chec
     res.reason = sr.other_error->text + (sr.exhausted ? "" : "; no property violation among the " +
                                                                  std::to_string(sr.states) + " states explored");
     res.limit = sr.other_error->limit;
+    res.time_limit = false;
     return true;
   }
   if (only) return true;
   res.engine = "bmc";
   res.reason.clear();
+  res.time_limit = false;
   return false;
 }
 

@@ -138,6 +138,8 @@ struct CheckResult {
   /// program again with more of it and ask again (ir::LimitKind).
   ir::LimitKind limit = ir::LimitKind::None;
   bool internal_error = false;      // a bug in siren (e.g. a trace that did not replay)
+  /// UNKNOWN because a time limit ran out (the reason: "timeout...", and what else was found).
+  bool time_limit = false;
   std::vector<ir::TraceRow> trace;      // UNSAFE only
   /// UNSAFE: what `trace` replays (the initial nondet cell values and the schedule), for
   /// shortening it (check::shorten_counterexample).

@@ -68,9 +68,12 @@ void search(const ir::ThreadModel& tm, const CheckOptions& options, solvers::Ter
     res.verdict = Verdict::Unknown;
     res.bound = checked;
     res.reason = "timeout";
+    res.time_limit = true;
     // A backend failure (boolector missing or crashing, Z3 error) is not a timeout.
-    if (!timed_out() && !dp->last_error().empty() && dp->last_error() != "terminated")
+    if (!timed_out() && !dp->last_error().empty() && dp->last_error() != "terminated") {
       res.reason = "solver " + dp->name() + ": " + dp->last_error();
+      res.time_limit = false;
+    }
     if (other) {
       res.reason += " (also: " + other->text + ")";
       res.limit = other->limit;
@@ -219,12 +222,14 @@ void count_schedules(const ir::ThreadModel& tm, const CheckOptions& options, sol
       if (timed_out()) {
         gave_up = true;
         res.reason = "timeout while counting schedules";
+        res.time_limit = true;
         break;
       }
       const auto r = dp.solve(as);
       if (r == solvers::SolveResult::Unknown) {
         gave_up = true;
         res.reason = "timeout while counting schedules";
+        res.time_limit = true;
         break;
       }
       if (r == solvers::SolveResult::Unsat) break;

@@ -644,6 +644,7 @@ class Search {
       r_.reason = r_.nondet_restricted ? "timeout (nondet values restricted to " + std::to_string(o_.nondet_min) +
                                              ".." + std::to_string(o_.nondet_max) + ")"
                                        : "timeout";
+      r_.time_limit = true;
       return true;
     }
     // Stored rows, the hash table (and its next doubling), parents, and the side tables.

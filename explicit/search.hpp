@@ -73,6 +73,7 @@ enum class SearchVerdict {
 struct SearchResult {
   SearchVerdict verdict = SearchVerdict::Unknown;
   std::string reason;
+  bool time_limit = false;  // Unknown because SearchOptions::deadline (or restricted_deadline) passed
   /// Every reachable state (of the restricted nondet domain) was visited.
   bool exhausted = false;
   /// A MemSafety / Limit error is reachable (real: found by execution): never SAFE.

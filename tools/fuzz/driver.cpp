@@ -437,7 +437,7 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
       std::string why;
       race::solve_race_queries(tm, qs, ro, [&](std::size_t i, const race::RaceAnswer& a) {
         if (a.verdict == check::Verdict::Unsafe) ++reached;
-        else if (a.verdict == check::Verdict::Unknown && !a.internal_error && a.reason.rfind("timeout", 0) == 0) ++timeouts;
+        else if (a.verdict == check::Verdict::Unknown && !a.internal_error && a.time_limit) ++timeouts;
         else if (why.empty()) {
           std::string where;
           for (const auto& tg : qs[i].control)
@@ -530,7 +530,7 @@ RunResult run_program(const Program& p, const DriverOptions& o) {
     if (r.internal_error) {
       fail("internal error");
     } else if (r.verdict == check::Verdict::Unknown) {
-      if (r.reason.rfind("timeout", 0) == 0) {
+      if (r.time_limit) {
         if (rr.outcome == Outcome::Agree) {
           rr.outcome = Outcome::Timeout;
           rr.detail = c.str() + ": timeout";
@@ -680,7 +680,7 @@ RunResult run_parameterized(const Program& p, const DriverOptions& o) {
                     check::verdict_name(r.verdict), r.thread_bound ? fmt::format(" (thread bound {})", r.thread_bound) : std::string());
     if (r.internal_error) return disagree(std::move(cr), head + ": internal error: " + r.reason);
     if (r.verdict == check::Verdict::Unknown) {
-      if (r.reason.rfind("timeout", 0) != 0) return disagree(std::move(cr), head + ": gave up [" + r.reason + "]");
+      if (!r.time_limit) return disagree(std::move(cr), head + ": gave up [" + r.reason + "]");
       if (rr.outcome == Outcome::Agree) {
         rr.outcome = Outcome::Timeout;
         rr.detail = head;

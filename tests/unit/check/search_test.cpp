@@ -178,6 +178,7 @@ TEST_CASE("search: budgets give UNKNOWN, never SAFE") {
   const explicit_state::SearchResult r = explicit_state::search(tm, so);
   CHECK(r.verdict == explicit_state::SearchVerdict::Unknown);
   CHECK(r.reason == "timeout");
+  CHECK(r.time_limit);
   CHECK(!r.exhausted);
 }
 

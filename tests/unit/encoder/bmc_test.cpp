@@ -398,5 +398,6 @@ int main(void) { pthread_t i, j; pthread_create(&i, 0, t, 0); pthread_create(&j,
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   CHECK(r.verdict == Verdict::Unknown);
   CHECK(r.reason.find("timeout") != std::string::npos);
+  CHECK(r.time_limit);  // data, which siren-fuzz reads
   CHECK(secs < 1.7);
 }

@@ -76,7 +76,7 @@ inline ReachCount ask_all(const ir::ThreadModel& tm, const explicit_state::Explo
   race::solve_race_queries(tm, qs, ro, [&](std::size_t i, const race::RaceAnswer& a) {
     if (a.verdict == check::Verdict::Unsafe) {
       ++c.reached;
-    } else if (a.verdict == check::Verdict::Unknown && !a.internal_error && a.reason.rfind("timeout", 0) == 0) {
+    } else if (a.verdict == check::Verdict::Unknown && !a.internal_error && a.time_limit) {
       ++c.timeouts;
     } else if (c.first_problem.empty()) {
       std::string where;
