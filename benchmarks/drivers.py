@@ -112,7 +112,7 @@ def main():
                 "warnings": len(warnings),
                 "median_bound": bounds[len(bounds) // 2] if bounds else 0,
                 "reason": reasons.most_common(1)[0][0] if reasons else "",
-                "error": "" if p.returncode in (0, 10) else (p.stderr.strip().splitlines()[:-1] or ["?"])[-1][:120],
+                "error": "" if p.returncode in (0, 5, 10) else (p.stderr.strip().splitlines()[:-1] or ["?"])[-1][:120],
                 "wall": wall,
                 "peak_mb": peak / 1024,
                 "scan": phases.get("scan_seconds", 0),
